@@ -1,0 +1,43 @@
+//! The protocol core every MCP transport shares.
+//!
+//! - [`Transport`] and [`TransportHandler`]: the contract between the client and stdio,
+//!   Streamable HTTP and legacy SSE.
+//! - [`RpcCore`]: id allocation ([`IdAllocator`]), pending-request correlation
+//!   ([`PendingRequests`]), timeouts, cancellation ([`CancelToken`]) and progress routing, as
+//!   plain state a transport drives from its reader and writer.
+//! - [`Error`]: the one error type callers match on.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use std::time::Duration;
+//! use mcp_jsonrpc::{Error, IdFormat, RequestOptions, RpcCore};
+//!
+//! let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(10)));
+//! let (_frame, mut call) = core.start_call("tools/list", None, &RequestOptions::new()).unwrap();
+//! // Nobody answers: the call times out and its pending entry is gone.
+//! assert!(matches!(call.wait().await, Err(Error::Timeout { .. })));
+//! drop(call);
+//! assert!(core.pending().is_empty());
+//! # }
+//! ```
+
+mod call;
+mod cancel;
+mod core;
+mod error;
+mod ids;
+mod options;
+mod pending;
+mod transport;
+
+pub use call::InFlight;
+pub use cancel::CancelToken;
+pub use core::{Incoming, RpcCore, encode_reply};
+pub use error::{Error, Result};
+pub use ids::{IdAllocator, IdFormat};
+pub use options::{
+    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, TIMEOUT_ENV, effective_timeout,
+    resolve_timeout, resolve_timeout_from_env,
+};
+pub use pending::PendingRequests;
+pub use transport::{BoxFuture, NoopHandler, ServerRequestOutcome, Transport, TransportHandler};

@@ -1,0 +1,595 @@
+//! JSON-RPC 2.0 envelopes: what goes on the wire around every MCP message.
+//!
+//! Incoming bytes are classified by [`Message::from_slice`] (one object) or
+//! [`Frame::from_slice`] (one object or a batch). Parameters and results stay as raw JSON
+//! ([`RawValue`]) so the hot path never builds a `serde_json::Value` tree: the caller decodes
+//! a result once, into the type it wants.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
+
+use crate::RequestId;
+
+/// The only JSON-RPC version there is.
+pub const JSONRPC_VERSION: &str = "2.0";
+
+/// A request: a method call that expects a response with the same id.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Request {
+    /// Correlation id, unique among the sender's outstanding requests.
+    pub id: RequestId,
+    /// Method name, e.g. `tools/call`.
+    pub method: String,
+    /// Raw parameters, if any.
+    pub params: Option<Box<RawValue>>,
+}
+
+impl Request {
+    /// A request with the given id, method and raw parameters.
+    pub fn new(id: RequestId, method: impl Into<String>, params: Option<Box<RawValue>>) -> Self {
+        Self {
+            id,
+            method: method.into(),
+            params,
+        }
+    }
+}
+
+/// A notification: a method call without an id, never answered.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Notification {
+    /// Method name, e.g. `notifications/progress`.
+    pub method: String,
+    /// Raw parameters, if any.
+    pub params: Option<Box<RawValue>>,
+}
+
+impl Notification {
+    /// A notification with the given method and raw parameters.
+    pub fn new(method: impl Into<String>, params: Option<Box<RawValue>>) -> Self {
+        Self {
+            method: method.into(),
+            params,
+        }
+    }
+}
+
+/// A successful response.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Response {
+    /// The id of the request this answers.
+    pub id: RequestId,
+    /// The raw result; decode it into the type the request expects.
+    pub result: Box<RawValue>,
+}
+
+impl Response {
+    /// A successful response.
+    pub fn new(id: RequestId, result: Box<RawValue>) -> Self {
+        Self { id, result }
+    }
+}
+
+/// A failed response. Its id is `None` when the peer could not read the request's id
+/// (for example after a parse error).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ErrorResponse {
+    /// The id of the request this answers, when known.
+    pub id: Option<RequestId>,
+    /// What went wrong.
+    pub error: ErrorObject,
+}
+
+impl ErrorResponse {
+    /// A failed response.
+    pub fn new(id: Option<RequestId>, error: ErrorObject) -> Self {
+        Self { id, error }
+    }
+}
+
+/// The `error` member of a failed response.
+///
+/// ```
+/// use mcp_types::{ErrorObject, error_codes};
+/// let e = ErrorObject::new(error_codes::METHOD_NOT_FOUND, "Method not found");
+/// assert_eq!(e.to_string(), "MCP error -32601: Method not found");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ErrorObject {
+    /// Error code; see [`crate::error_codes`].
+    pub code: i64,
+    /// Short description.
+    pub message: String,
+    /// Additional information, as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
+}
+
+impl ErrorObject {
+    /// An error object without data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// The same error with `data` attached.
+    #[must_use]
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// `-32601 Method not found`, naming the method.
+    pub fn method_not_found(method: &str) -> Self {
+        Self::new(
+            crate::error_codes::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
+    }
+}
+
+impl fmt::Display for ErrorObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP error {}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ErrorObject {}
+
+/// Any single JSON-RPC message, classified by its members.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Message {
+    /// `method` and `id`.
+    Request(Request),
+    /// `method` without `id`.
+    Notification(Notification),
+    /// `result` and `id`.
+    Response(Response),
+    /// `error`, with an id or `null`.
+    Error(ErrorResponse),
+}
+
+/// Why bytes are not a valid JSON-RPC message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MessageError {
+    /// The bytes are not JSON at all.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(#[source] serde_json::Error),
+    /// Valid JSON, but not an object (a string, a number, ...).
+    #[error("a JSON-RPC message must be a JSON object")]
+    NotAnObject,
+    /// A JSON array where one message was expected.
+    #[error("unexpected JSON-RPC batch (array) where a single message was expected")]
+    UnexpectedBatch,
+    /// An empty batch `[]`, which JSON-RPC forbids.
+    #[error("empty JSON-RPC batch")]
+    EmptyBatch,
+    /// `jsonrpc` is missing.
+    #[error("missing \"jsonrpc\": \"2.0\" member")]
+    MissingVersion,
+    /// `jsonrpc` is something other than `"2.0"`.
+    #[error("unsupported JSON-RPC version {0}")]
+    WrongVersion(String),
+    /// A request or success response with `"id": null`.
+    #[error("id must not be null")]
+    NullId,
+    /// An id that is neither an integer nor a string.
+    #[error("invalid id {0}")]
+    InvalidId(String),
+    /// A response carrying both `result` and `error`.
+    #[error("response has both \"result\" and \"error\"")]
+    ResultAndError,
+    /// A response without an id.
+    #[error("response has no id")]
+    MissingId,
+    /// An `error` member that is not a valid error object.
+    #[error("invalid error object: {0}")]
+    InvalidErrorObject(#[source] serde_json::Error),
+    /// An object with neither `method` nor `result`/`error`.
+    #[error("not a request, notification or response (no \"method\", \"result\" or \"error\")")]
+    Unclassifiable,
+}
+
+/// One JSON text read from the wire: a single message or a batch (2025-03-26 only).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Frame {
+    /// One message.
+    Single(Message),
+    /// A batch; each element classified on its own, so one bad element loses no others.
+    Batch(Vec<Result<Message, MessageError>>),
+}
+
+impl Frame {
+    /// Classify a JSON text that may be an object or a batch array.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, MessageError> {
+        match first_significant_byte(bytes) {
+            Some(b'[') => {
+                let items: Vec<&RawValue> =
+                    serde_json::from_slice(bytes).map_err(MessageError::InvalidJson)?;
+                if items.is_empty() {
+                    return Err(MessageError::EmptyBatch);
+                }
+                Ok(Self::Batch(
+                    items
+                        .into_iter()
+                        .map(|raw| Message::from_slice(raw.get().as_bytes()))
+                        .collect(),
+                ))
+            }
+            _ => Message::from_slice(bytes).map(Self::Single),
+        }
+    }
+}
+
+fn first_significant_byte(bytes: &[u8]) -> Option<u8> {
+    bytes
+        .iter()
+        .copied()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+/// The members we look at, borrowed from the input so nothing is copied twice.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// Distinguishes a member that is present with `null` (`Some("null")`) from an absent one
+/// (`None`, through `#[serde(default)]`); plain `Option` would fold both into `None`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+fn is_null(raw: &RawValue) -> bool {
+    raw.get() == "null"
+}
+
+fn parse_id(raw: &RawValue) -> Result<RequestId, MessageError> {
+    if is_null(raw) {
+        return Err(MessageError::NullId);
+    }
+    serde_json::from_str(raw.get()).map_err(|_| MessageError::InvalidId(raw.get().to_owned()))
+}
+
+fn owned_params(raw: Option<&RawValue>) -> Option<Box<RawValue>> {
+    raw.filter(|r| !is_null(r)).map(ToOwned::to_owned)
+}
+
+impl Message {
+    /// Classify one JSON object as a request, notification, response or error response.
+    ///
+    /// ```
+    /// use mcp_types::{Message, MessageError};
+    /// let m = Message::from_slice(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap();
+    /// assert!(matches!(m, Message::Response(_)));
+    /// let e = Message::from_slice(br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
+    /// assert!(matches!(e, Err(MessageError::NullId)));
+    /// ```
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, MessageError> {
+        match first_significant_byte(bytes) {
+            Some(b'{') => {}
+            Some(b'[') => return Err(MessageError::UnexpectedBatch),
+            _ => {
+                // Distinguish "not JSON" from "JSON but not an object".
+                return match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                    Ok(_) => Err(MessageError::NotAnObject),
+                    Err(e) => Err(MessageError::InvalidJson(e)),
+                };
+            }
+        }
+        let env: Envelope<'_> = serde_json::from_slice(bytes).map_err(MessageError::InvalidJson)?;
+        match env.jsonrpc {
+            None => return Err(MessageError::MissingVersion),
+            Some(v) if v.get() != "\"2.0\"" => {
+                return Err(MessageError::WrongVersion(v.get().to_owned()));
+            }
+            Some(_) => {}
+        }
+        if let Some(method) = env.method {
+            let params = owned_params(env.params);
+            return Ok(match env.id {
+                Some(id) => Self::Request(Request {
+                    id: parse_id(id)?,
+                    method: method.into_owned(),
+                    params,
+                }),
+                None => Self::Notification(Notification {
+                    method: method.into_owned(),
+                    params,
+                }),
+            });
+        }
+        match (env.result, env.error) {
+            (Some(_), Some(_)) => Err(MessageError::ResultAndError),
+            (Some(result), None) => {
+                let id = parse_id(env.id.ok_or(MessageError::MissingId)?)?;
+                Ok(Self::Response(Response {
+                    id,
+                    result: result.to_owned(),
+                }))
+            }
+            (None, Some(error)) => {
+                let id = match env.id {
+                    None => return Err(MessageError::MissingId),
+                    Some(raw) if is_null(raw) => None,
+                    Some(raw) => Some(parse_id(raw)?),
+                };
+                let error: ErrorObject =
+                    serde_json::from_str(error.get()).map_err(MessageError::InvalidErrorObject)?;
+                Ok(Self::Error(ErrorResponse { id, error }))
+            }
+            (None, None) => Err(MessageError::Unclassifiable),
+        }
+    }
+
+    /// Serialize this message as one line of JSON (no trailing newline).
+    pub fn to_json(&self) -> String {
+        let mut buf = Vec::with_capacity(128);
+        match self {
+            Self::Request(r) => encode_request(&mut buf, &r.id, &r.method, r.params.as_deref()),
+            Self::Notification(n) => encode_notification(&mut buf, &n.method, n.params.as_deref()),
+            Self::Response(r) => encode_response(&mut buf, &r.id, &r.result),
+            Self::Error(e) => encode_error_response(&mut buf, e.id.as_ref(), &e.error),
+        }
+        // Serde only ever writes valid UTF-8.
+        String::from_utf8(buf).unwrap_or_default()
+    }
+}
+
+#[derive(Serialize)]
+struct OutRequest<'a> {
+    jsonrpc: &'static str,
+    id: &'a RequestId,
+    method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<&'a RawValue>,
+}
+
+#[derive(Serialize)]
+struct OutNotification<'a> {
+    jsonrpc: &'static str,
+    method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<&'a RawValue>,
+}
+
+#[derive(Serialize)]
+struct OutResponse<'a> {
+    jsonrpc: &'static str,
+    id: &'a RequestId,
+    result: &'a RawValue,
+}
+
+#[derive(Serialize)]
+struct OutError<'a> {
+    jsonrpc: &'static str,
+    id: Option<&'a RequestId>,
+    error: &'a ErrorObject,
+}
+
+fn write_json<T: Serialize>(buf: &mut Vec<u8>, value: &T) {
+    // Writing these borrowed envelopes to a Vec cannot fail: every member is already JSON.
+    let _ = serde_json::to_writer(buf, value);
+}
+
+/// Append a request to `buf` as compact JSON, without building an owned [`Request`].
+pub fn encode_request(buf: &mut Vec<u8>, id: &RequestId, method: &str, params: Option<&RawValue>) {
+    write_json(
+        buf,
+        &OutRequest {
+            jsonrpc: JSONRPC_VERSION,
+            id,
+            method,
+            params,
+        },
+    );
+}
+
+/// Append a notification to `buf` as compact JSON.
+pub fn encode_notification(buf: &mut Vec<u8>, method: &str, params: Option<&RawValue>) {
+    write_json(
+        buf,
+        &OutNotification {
+            jsonrpc: JSONRPC_VERSION,
+            method,
+            params,
+        },
+    );
+}
+
+/// Append a success response to `buf` as compact JSON.
+pub fn encode_response(buf: &mut Vec<u8>, id: &RequestId, result: &RawValue) {
+    write_json(
+        buf,
+        &OutResponse {
+            jsonrpc: JSONRPC_VERSION,
+            id,
+            result,
+        },
+    );
+}
+
+/// Append an error response to `buf` as compact JSON (`"id": null` when `id` is `None`).
+pub fn encode_error_response(buf: &mut Vec<u8>, id: Option<&RequestId>, error: &ErrorObject) {
+    write_json(
+        buf,
+        &OutError {
+            jsonrpc: JSONRPC_VERSION,
+            id,
+            error,
+        },
+    );
+}
+
+/// Serialize `value` to raw JSON for use as params or a result.
+pub fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, serde_json::Error> {
+    serde_json::value::to_raw_value(value)
+}
+
+/// The empty object `{}`, the result of `ping` and of many acknowledgements.
+pub fn empty_object() -> Box<RawValue> {
+    // "{}" is valid JSON, so this never fails.
+    RawValue::from_string("{}".to_owned()).unwrap_or_else(|_| unreachable!())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(s: &str) -> Result<Message, MessageError> {
+        Message::from_slice(s.as_bytes())
+    }
+
+    #[test]
+    fn classifies_the_four_kinds() {
+        assert!(
+            matches!(classify(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), Ok(Message::Request(r)) if r.id == RequestId::Number(1) && r.params.is_none())
+        );
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Ok(Message::Notification(_))
+        ));
+        assert!(
+            matches!(classify(r#"{"jsonrpc":"2.0","id":"a","result":{"x":1}}"#), Ok(Message::Response(r)) if r.result.get() == r#"{"x":1}"#)
+        );
+        assert!(
+            matches!(classify(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#), Ok(Message::Error(e)) if e.id.is_none() && e.error.code == -32700)
+        );
+    }
+
+    #[test]
+    fn rejects_malformed_envelopes_with_precise_errors() {
+        assert!(matches!(
+            classify(r#"{"id":1,"method":"ping"}"#),
+            Err(MessageError::MissingVersion)
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
+            Err(MessageError::WrongVersion(_))
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
+            Err(MessageError::NullId)
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
+            Err(MessageError::NullId)
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#),
+            Err(MessageError::InvalidId(_))
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":{},"result":{}}"#),
+            Err(MessageError::InvalidId(_))
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#),
+            Err(MessageError::ResultAndError)
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","result":{}}"#),
+            Err(MessageError::MissingId)
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}"#),
+            Err(MessageError::InvalidErrorObject(_))
+        ));
+        assert!(matches!(
+            classify(r#"{"jsonrpc":"2.0","id":1}"#),
+            Err(MessageError::Unclassifiable)
+        ));
+        assert!(matches!(
+            classify(r#"[{"jsonrpc":"2.0","method":"a"}]"#),
+            Err(MessageError::UnexpectedBatch)
+        ));
+        assert!(matches!(classify("42"), Err(MessageError::NotAnObject)));
+        assert!(matches!(
+            classify(r#""hello""#),
+            Err(MessageError::NotAnObject)
+        ));
+        assert!(matches!(
+            classify("{not json"),
+            Err(MessageError::InvalidJson(_))
+        ));
+        assert!(matches!(classify(""), Err(MessageError::InvalidJson(_))));
+    }
+
+    #[test]
+    fn batches_classify_each_element() {
+        let frame = Frame::from_slice(
+            br#"[{"jsonrpc":"2.0","method":"a"}, 3, {"jsonrpc":"2.0","id":2,"result":null}]"#,
+        )
+        .unwrap();
+        let Frame::Batch(items) = frame else {
+            panic!("expected a batch")
+        };
+        assert_eq!(items.len(), 3);
+        assert!(matches!(items[0], Ok(Message::Notification(_))));
+        assert!(matches!(items[1], Err(MessageError::NotAnObject)));
+        assert!(matches!(items[2], Ok(Message::Response(_))));
+        assert!(matches!(
+            Frame::from_slice(b"[]"),
+            Err(MessageError::EmptyBatch)
+        ));
+    }
+
+    #[test]
+    fn escaped_method_names_are_decoded() {
+        let m = classify(r#"{"jsonrpc":"2.0","method":"tools\/list","id":3}"#).unwrap();
+        assert!(matches!(m, Message::Request(r) if r.method == "tools/list"));
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        let params = to_raw(&serde_json::json!({"name": "echo"})).unwrap();
+        let mut buf = Vec::new();
+        encode_request(
+            &mut buf,
+            &RequestId::from("x-1"),
+            "tools/call",
+            Some(&params),
+        );
+        assert_eq!(
+            std::str::from_utf8(&buf).unwrap(),
+            r#"{"jsonrpc":"2.0","id":"x-1","method":"tools/call","params":{"name":"echo"}}"#
+        );
+        let back = Message::from_slice(&buf).unwrap();
+        assert_eq!(back.to_json().as_bytes(), &buf[..]);
+
+        let err = Message::Error(ErrorResponse::new(
+            None,
+            ErrorObject::new(-32700, "Parse error"),
+        ));
+        assert_eq!(
+            err.to_json(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
+        );
+        assert_eq!(empty_object().get(), "{}");
+    }
+}

@@ -1,0 +1,2 @@
+//! Project commands.
+fn main() {}
