@@ -105,6 +105,12 @@ pub trait Transport: Send + Sync + 'static {
         None
     }
 
+    /// The last lines the server wrote to its diagnostics stream (stdio: stderr), for error
+    /// messages after the server died. `None` for transports without one.
+    fn stderr_tail(&self) -> Option<String> {
+        None
+    }
+
     /// A short name for logs and status output: `"stdio"`, `"http"`, `"sse"`.
     fn kind(&self) -> &'static str;
 }
