@@ -1,0 +1,184 @@
+//! `cargo xtask ci`: every check CI runs, in order, stopping at the first failure.
+//!
+//! Order: cheapest and most common failures first. Clippy, tests and docs all use
+//! `--all-features` over the whole workspace in the default `target/`, so they share as many
+//! compiled dependencies as cargo allows.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::ValueEnum;
+
+use crate::layering;
+use crate::metadata::Metadata;
+use crate::process::{Env, run};
+
+/// One CI step, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Step {
+    /// `cargo fmt --all --check`
+    Fmt,
+    /// The crate layering rule (`cargo xtask layering`).
+    Layering,
+    /// `cargo clippy --workspace --all-targets --all-features -- -D warnings`
+    Clippy,
+    /// Unit, integration and doc tests (nextest when installed).
+    Test,
+    /// `cargo doc` with warnings denied.
+    Doc,
+    /// Each library crate built alone with `--no-default-features`.
+    NoDefaultFeatures,
+    /// `cargo deny --offline check licenses bans sources`
+    Deny,
+}
+
+impl Step {
+    /// Every step, in running order.
+    pub const ALL: [Step; 7] = [
+        Step::Fmt,
+        Step::Layering,
+        Step::Clippy,
+        Step::Test,
+        Step::Doc,
+        Step::NoDefaultFeatures,
+        Step::Deny,
+    ];
+
+    fn run(self, env: &Env) -> Result<()> {
+        match self {
+            Step::Fmt => run(&mut env.cargo(["fmt", "--all", "--check"])),
+            Step::Layering => layering_step(env),
+            Step::Clippy => run(&mut env.cargo([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--all-features",
+                "--",
+                "-D",
+                "warnings",
+            ])),
+            Step::Test => test_step(env),
+            Step::Doc => {
+                // Append rather than replace, so a caller's own RUSTDOCFLAGS still apply.
+                let mut flags = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
+                flags.push_str(" -D warnings");
+                run(env
+                    .cargo(["doc", "--workspace", "--no-deps", "--all-features"])
+                    .env("RUSTDOCFLAGS", flags.trim_start()))
+            }
+            Step::NoDefaultFeatures => no_default_features_step(env),
+            Step::Deny => deny_step(env),
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = self
+            .to_possible_value()
+            .expect("no step is skipped by clap");
+        f.write_str(value.get_name())
+    }
+}
+
+/// Runs every step not in `skip`, printing a header and the elapsed time for each, then a
+/// timing summary. Stops at the first failing step.
+pub fn ci(env: &Env, skip: &[Step]) -> Result<()> {
+    let started = Instant::now();
+    let mut timings: Vec<(Step, Option<Duration>)> = Vec::new();
+    for (index, step) in Step::ALL.into_iter().enumerate() {
+        let number = index + 1;
+        let total = Step::ALL.len();
+        if skip.contains(&step) {
+            eprintln!("\n==> [{number}/{total}] {step}: skipped");
+            timings.push((step, None));
+            continue;
+        }
+        eprintln!("\n==> [{number}/{total}] {step}");
+        let step_started = Instant::now();
+        let result = step.run(env);
+        let elapsed = step_started.elapsed();
+        timings.push((step, Some(elapsed)));
+        match result {
+            Ok(()) => eprintln!("<== {step} ok ({:.1}s)", elapsed.as_secs_f64()),
+            Err(error) => {
+                eprintln!("<== {step} FAILED ({:.1}s)", elapsed.as_secs_f64());
+                print_summary(&timings, started.elapsed());
+                return Err(error.context(format!("ci step `{step}` failed")));
+            }
+        }
+    }
+    print_summary(&timings, started.elapsed());
+    eprintln!("ci: all steps passed");
+    Ok(())
+}
+
+fn print_summary(timings: &[(Step, Option<Duration>)], total: Duration) {
+    eprintln!("\nci timings:");
+    for (step, elapsed) in timings {
+        match elapsed {
+            Some(d) => eprintln!("  {:<20} {:>7.1}s", step.to_string(), d.as_secs_f64()),
+            None => eprintln!("  {:<20} skipped", step.to_string()),
+        }
+    }
+    eprintln!("  {:<20} {:>7.1}s", "total", total.as_secs_f64());
+}
+
+/// `cargo xtask layering`: fails naming every forbidden edge.
+pub fn layering_step(env: &Env) -> Result<()> {
+    let metadata = Metadata::load(&env.cargo, &env.root)?;
+    let violations = layering::check(&metadata);
+    if violations.is_empty() {
+        eprintln!(
+            "layering ok: {} workspace crates checked",
+            metadata.members().count()
+        );
+        return Ok(());
+    }
+    for violation in &violations {
+        eprintln!("{violation}");
+    }
+    bail!("{} layering violation(s)", violations.len())
+}
+
+fn test_step(env: &Env) -> Result<()> {
+    if env.cargo_succeeds(&["nextest", "--version"]) {
+        run(&mut env.cargo(["nextest", "run", "--workspace", "--all-features"]))?;
+        // nextest does not run doctests.
+        run(&mut env.cargo(["test", "--workspace", "--all-features", "--doc"]))
+    } else {
+        // Plain `cargo test` runs the doctests too.
+        eprintln!("cargo-nextest not installed: falling back to `cargo test`");
+        run(&mut env.cargo(["test", "--workspace", "--all-features"]))
+    }
+}
+
+fn no_default_features_step(env: &Env) -> Result<()> {
+    let metadata = Metadata::load(&env.cargo, &env.root)?;
+    let crates_dir = env.root.join("crates");
+    let libraries: Vec<&str> = metadata
+        .members()
+        .filter(|p| p.has_lib() && std::path::Path::new(&p.manifest_path).starts_with(&crates_dir))
+        .map(|p| p.name.as_str())
+        .collect();
+    if libraries.is_empty() {
+        bail!("no library crates found under {}", crates_dir.display());
+    }
+    // One invocation per crate: building them together would unify their features and hide
+    // a crate that only compiles thanks to a sibling's defaults.
+    for name in libraries {
+        run(&mut env.cargo(["build", "-p", name, "--no-default-features"]))?;
+    }
+    Ok(())
+}
+
+fn deny_step(env: &Env) -> Result<()> {
+    if !env.cargo_succeeds(&["deny", "--version"]) {
+        eprintln!("cargo-deny not installed: installing it");
+        run(&mut env.cargo(["install", "--locked", "cargo-deny"]))
+            .context("installing cargo-deny")?;
+    }
+    // The advisory database cannot be fetched here, hence `--offline` and no `advisories`.
+    run(&mut env.cargo(["deny", "--offline", "check", "licenses", "bans", "sources"]))
+}
