@@ -3,32 +3,68 @@
 //! Pure data: no I/O, no runtime. Revision 2025-11-25 is modelled in full, with the fields
 //! older revisions (2024-11-05, 2025-03-26, 2025-06-18) use; see [`SUPPORTED_PROTOCOL_VERSIONS`].
 //!
-//! ```
-//! use mcp_types::{Message, RequestId};
+//! Envelopes keep `params` and `result` as raw JSON; decode them into the schema types here
+//! once the method is known. Every schema struct keeps `_meta` and members it does not know,
+//! so a message survives a round trip unchanged.
 //!
-//! let line = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
-//! match Message::from_slice(line).unwrap() {
-//!     Message::Response(r) => assert_eq!(r.id, RequestId::Number(1)),
-//!     other => panic!("unexpected {other:?}"),
-//! }
+//! ```
+//! use mcp_types::{CallToolResult, Message, RequestId};
+//!
+//! let line = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
+//! let Message::Response(response) = Message::from_slice(line).unwrap() else {
+//!     panic!("not a response");
+//! };
+//! assert_eq!(response.id, RequestId::Number(1));
+//! let result: CallToolResult = serde_json::from_str(response.result.get()).unwrap();
+//! assert_eq!(result.text(), "hi");
+//! assert!(!result.is_error());
 //! ```
 
+mod capabilities;
+mod content;
 pub mod error_codes;
 mod id;
 mod jsonrpc;
+mod lifecycle;
 mod meta;
+pub mod methods;
 pub mod notifications;
+mod pagination;
+mod resources;
+mod tagged;
+mod tools;
 mod version;
 
+pub use capabilities::{
+    ClientCapabilities, ElicitationCapability, ExperimentalCapabilities, PromptsCapability,
+    ResourcesCapability, RootsCapability, SamplingCapability, ServerCapabilities, ToolsCapability,
+};
+pub use content::{
+    Annotations, AudioContent, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, Role,
+    TextContent,
+};
 pub use id::{MAX_SAFE_INTEGER, RequestId};
 pub use jsonrpc::{
     ErrorObject, ErrorResponse, Frame, JSONRPC_VERSION, Message, MessageError, Notification,
     Request, Response, empty_object, encode_error_response, encode_notification, encode_request,
     encode_response, to_raw,
 };
+pub use lifecycle::{
+    EmptyParams, EmptyResult, Icon, Implementation, InitializeRequestParams, InitializeResult,
+};
 pub use meta::{Extra, Meta};
 pub use notifications::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
+pub use pagination::PaginatedRequestParams;
+pub use resources::{
+    BlobResourceContents, ListResourceTemplatesResult, ListResourcesResult,
+    ReadResourceRequestParams, ReadResourceResult, Resource, ResourceContents,
+    ResourceRequestParams, ResourceTemplate, ResourceUpdatedNotificationParams,
+    SubscribeRequestParams, TextResourceContents, UnsubscribeRequestParams,
+};
 pub use serde_json::value::RawValue;
+pub use tools::{
+    CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,
+};
 pub use version::{
     LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, V2024_11_05, V2025_03_26, V2025_06_18,
     V2025_11_25, allows_batches, is_supported_version,
