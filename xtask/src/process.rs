@@ -19,8 +19,12 @@ impl Env {
     /// The current cargo and the workspace this xtask belongs to.
     pub fn detect() -> Self {
         let cargo = std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
-        // xtask/Cargo.toml sits one level below the workspace root.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        // xtask/Cargo.toml sits one level below the workspace root. `cargo run` sets
+        // CARGO_MANIFEST_DIR at run time too; prefer it to the compile-time value, which
+        // is stale when one target dir serves two checkouts.
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+        let root = manifest_dir
             .parent()
             .expect("xtask lives inside the workspace")
             .to_path_buf();
