@@ -182,3 +182,35 @@ fn deny_step(env: &Env) -> Result<()> {
     // The advisory database cannot be fetched here, hence `--offline` and no `advisories`.
     run(&mut env.cargo(["deny", "--offline", "check", "licenses", "bans", "sources"]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_names_are_the_skip_values() {
+        let names: Vec<_> = Step::ALL.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "fmt",
+                "layering",
+                "clippy",
+                "test",
+                "doc",
+                "no-default-features",
+                "deny"
+            ]
+        );
+        for step in Step::ALL {
+            assert_eq!(Step::from_str(&step.to_string(), false), Ok(step));
+        }
+    }
+
+    #[test]
+    fn all_lists_every_step_once() {
+        for step in Step::value_variants() {
+            assert_eq!(Step::ALL.iter().filter(|s| *s == step).count(), 1, "{step}");
+        }
+    }
+}

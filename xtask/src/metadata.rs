@@ -102,3 +102,52 @@ impl Metadata {
             .filter(|p| self.workspace_members.contains(&p.id))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{
+        "packages": [
+            {"name": "lib-crate", "id": "lib#0.1.0", "manifest_path": "/ws/crates/lib-crate/Cargo.toml",
+             "dependencies": [{"name": "serde", "kind": null, "rename": "s"},
+                              {"name": "proptest", "kind": "dev"}],
+             "targets": [{"kind": ["lib"]}, {"kind": ["test"]}], "version": "0.1.0"},
+            {"name": "bin-crate", "id": "bin#0.1.0", "manifest_path": "/ws/crates/bin-crate/Cargo.toml",
+             "dependencies": [{"name": "cc", "kind": "build"}],
+             "targets": [{"kind": ["bin"]}, {"kind": ["custom-build"]}]},
+            {"name": "macros", "id": "macros#0.1.0", "manifest_path": "/ws/macros/Cargo.toml",
+             "dependencies": [], "targets": [{"kind": ["proc-macro"]}]},
+            {"name": "outside", "id": "outside#1.0.0", "manifest_path": "/reg/outside/Cargo.toml",
+             "dependencies": [], "targets": [{"kind": ["lib"]}]}
+        ],
+        "workspace_members": ["lib#0.1.0", "bin#0.1.0", "macros#0.1.0"],
+        "workspace_root": "/ws", "version": 1
+    }"#;
+
+    #[test]
+    fn parses_what_it_needs_and_ignores_the_rest() {
+        let metadata = Metadata::from_json(JSON).unwrap();
+        let names: Vec<_> = metadata.members().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["lib-crate", "bin-crate", "macros"]);
+        let lib = &metadata.packages[0];
+        assert!(!lib.dependencies[0].is_dev());
+        assert!(lib.dependencies[1].is_dev());
+        assert!(
+            !metadata.packages[1].dependencies[0].is_dev(),
+            "build deps count"
+        );
+    }
+
+    #[test]
+    fn library_targets_are_recognised() {
+        let metadata = Metadata::from_json(JSON).unwrap();
+        let libs: Vec<_> = metadata.members().map(Package::has_lib).collect();
+        assert_eq!(libs, [true, false, true]);
+    }
+
+    #[test]
+    fn malformed_output_is_an_error() {
+        assert!(Metadata::from_json(r#"{"packages": 3}"#).is_err());
+    }
+}
