@@ -28,6 +28,7 @@ mod error;
 mod ids;
 mod options;
 mod pending;
+mod sse;
 mod transport;
 
 pub use call::InFlight;
@@ -40,4 +41,5 @@ pub use options::{
     resolve_timeout, resolve_timeout_from_env,
 };
 pub use pending::PendingRequests;
+pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
 pub use transport::{BoxFuture, NoopHandler, ServerRequestOutcome, Transport, TransportHandler};
