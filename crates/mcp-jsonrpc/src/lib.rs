@@ -25,6 +25,7 @@ mod call;
 mod cancel;
 mod core;
 mod error;
+#[cfg(feature = "http")] pub mod http;
 mod ids;
 mod options;
 mod pending;

@@ -1,0 +1,187 @@
+//! [`HttpClient`]: one pooled hyper client per transport configuration, with rustls,
+//! HTTP/1.1 keep-alive and HTTP/2 (ALPN), and proxy support from the environment.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{HeaderValue, PROXY_AUTHORIZATION};
+use http::{Request, Response};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::proxy::matcher::Matcher;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+
+use super::connector::ProxyConnector;
+use crate::Error;
+
+/// Where proxy settings come from.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub enum ProxyMode {
+    /// `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY` (upper or lower case), read
+    /// when the client is built. The default.
+    #[default]
+    FromEnv,
+    /// Always connect directly.
+    Direct,
+    /// Explicit settings: `http` and `https` proxy URLs, and a `NO_PROXY`-style list.
+    Explicit {
+        /// Proxy for `http://` URLs.
+        http: Option<String>,
+        /// Proxy for `https://` URLs.
+        https: Option<String>,
+        /// Hosts, domains and networks to reach directly (comma separated).
+        no_proxy: Option<String>,
+    },
+}
+
+impl fmt::Debug for ProxyMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Proxy URLs may carry user:password: show only which mode is used.
+        match self {
+            Self::FromEnv => f.write_str("FromEnv"),
+            Self::Direct => f.write_str("Direct"),
+            Self::Explicit { .. } => f.write_str("Explicit(<redacted>)"),
+        }
+    }
+}
+
+/// How to build an [`HttpClient`].
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct HttpClientOptions {
+    /// Proxy settings.
+    pub proxy: ProxyMode,
+    /// Extra trusted root certificates (DER), e.g. a private CA or a test certificate.
+    pub extra_root_certs_der: Vec<Vec<u8>>,
+    /// How long idle pooled connections are kept (default 90 s).
+    pub pool_idle_timeout: Option<Duration>,
+}
+
+impl fmt::Debug for HttpClientOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpClientOptions")
+            .field("proxy", &self.proxy)
+            .field("extra_root_certs", &self.extra_root_certs_der.len())
+            .field("pool_idle_timeout", &self.pool_idle_timeout)
+            .finish()
+    }
+}
+
+impl HttpClientOptions {
+    /// Defaults: proxy from the environment, bundled roots only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// A pooled HTTP(S) client. Cheap to clone; clones share the connection pool.
+#[derive(Clone)]
+pub struct HttpClient {
+    inner: Client<HttpsConnector<ProxyConnector>, Full<Bytes>>,
+    matcher: Option<Arc<Matcher>>,
+}
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpClient")
+            .field("proxied", &self.matcher.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpClient {
+    /// Build a client. Fails only on unusable TLS settings (an invalid extra root).
+    pub fn new(options: &HttpClientOptions) -> Result<Self, Error> {
+        let matcher = match &options.proxy {
+            ProxyMode::FromEnv => Some(Matcher::from_env()),
+            ProxyMode::Direct => None,
+            ProxyMode::Explicit {
+                http,
+                https,
+                no_proxy,
+            } => {
+                let mut b = Matcher::builder();
+                if let Some(v) = http {
+                    b = b.http(v.clone());
+                }
+                if let Some(v) = https {
+                    b = b.https(v.clone());
+                }
+                if let Some(v) = no_proxy {
+                    b = b.no(v.clone());
+                }
+                Some(b.build())
+            }
+        }
+        .map(Arc::new);
+
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        http.set_connect_timeout(Some(Duration::from_secs(30)));
+        let tls = super::tls::client_config(&options.extra_root_certs_der)?;
+        let https = HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .enable_http2()
+            .wrap_connector(ProxyConnector::new(http, matcher.clone()));
+        let inner = Client::builder(TokioExecutor::new())
+            .timer(TokioTimer::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(options.pool_idle_timeout.unwrap_or(Duration::from_secs(90)))
+            .build(https);
+        Ok(Self { inner, matcher })
+    }
+
+    /// Send `request`. The `Host` header (HTTP/1) or `:authority` (HTTP/2) is the URI's own
+    /// authority. Connection failures (refused, DNS, TLS, proxy) are [`Error::Connect`];
+    /// a connection that breaks mid-request is [`Error::Io`]. Any status is returned as is.
+    pub async fn send(
+        &self,
+        mut request: Request<Full<Bytes>>,
+    ) -> Result<Response<Incoming>, Error> {
+        if request.uri().scheme_str() == Some("http") {
+            // Plain-HTTP proxying sends the request to the proxy itself: it needs the
+            // proxy credentials on every request (a tunnel carries them on CONNECT).
+            if let Some(auth) = self.proxy_auth(request.uri()) {
+                request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
+            }
+        }
+        self.inner.request(request).await.map_err(|e| {
+            if e.is_connect() {
+                Error::Connect(error_chain(&e))
+            } else {
+                Error::Io(std::io::Error::other(error_chain(&e)))
+            }
+        })
+    }
+
+    fn proxy_auth(&self, uri: &http::Uri) -> Option<HeaderValue> {
+        let intercept = self.matcher.as_ref()?.intercept(uri)?;
+        let mut value = intercept.basic_auth()?.clone();
+        value.set_sensitive(true);
+        Some(value)
+    }
+}
+
+/// An error and its sources, joined with ": " (hyper's top-level messages alone say little).
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = s.source();
+    }
+    out
+}

@@ -1,0 +1,83 @@
+//! One POST: a request whose reply is a JSON body or an SSE stream, or a notification.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use mcp_jsonrpc::Error;
+use mcp_jsonrpc::http::{SseStream, read_body_bounded};
+use mcp_types::RequestId;
+
+use crate::inner::Inner;
+use crate::stream::StreamRole;
+use crate::wire::{Outgoing, ReplyKind, reply_kind};
+
+impl Inner {
+    /// POST request `frame` and deliver its reply; on failure, reject the pending call.
+    /// Runs on its own task so the rest of an SSE reply drains after our response.
+    pub(crate) async fn run_request(self: Arc<Self>, frame: Bytes, id: RequestId) {
+        if let Err(e) = self.post_request(frame, &id).await {
+            // `false` when the caller already gave up or was answered: nothing to do.
+            self.core.pending().complete(&id, Err(e));
+        }
+    }
+
+    async fn post_request(self: &Arc<Self>, frame: Bytes, id: &RequestId) -> Result<(), Error> {
+        let response = self.send(&Outgoing::post(frame)).await?;
+        match reply_kind(&response) {
+            ReplyKind::Sse => {
+                let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
+                let end = self.follow_stream(stream, StreamRole::Reply(id)).await;
+                if end.answered {
+                    return Ok(());
+                }
+                Err(match end.error {
+                    Some(e @ (Error::MessageTooLarge { .. } | Error::SessionExpired { .. })) => e,
+                    _ => Error::NoResponse { id: id.clone() },
+                })
+            }
+            ReplyKind::Json => {
+                let body =
+                    read_body_bounded(response.into_body(), self.config.max_body_bytes).await?;
+                if body.iter().all(u8::is_ascii_whitespace) {
+                    return Err(Error::NoResponse { id: id.clone() });
+                }
+                let out = self.dispatch(&body, Some(id));
+                match (out.answered, out.malformed) {
+                    (true, _) => Ok(()),
+                    (false, Some(e)) => Err(Error::Parse(e)),
+                    (false, None) => Err(Error::NoResponse { id: id.clone() }),
+                }
+            }
+        }
+    }
+
+    /// POST a notification (or any message that expects no reply). Any 2xx is success; a
+    /// body that comes back anyway is dispatched, never an error.
+    pub(crate) async fn post_notification(self: &Arc<Self>, frame: Bytes) -> Result<(), Error> {
+        let response = self.send(&Outgoing::post(frame)).await?;
+        match reply_kind(&response) {
+            ReplyKind::Sse => {
+                let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
+                let inner = Arc::clone(self);
+                self.spawn(async move {
+                    inner.follow_stream(stream, StreamRole::Drain).await;
+                });
+            }
+            ReplyKind::Json => {
+                match read_body_bounded(response.into_body(), self.config.max_body_bytes).await {
+                    Ok(body) if !body.iter().all(u8::is_ascii_whitespace) => {
+                        let out = self.dispatch(&body, None);
+                        if let Some(e) = out.malformed {
+                            tracing::debug!(error = %e, "ignoring a malformed body in reply to a notification");
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::debug!(error = %e, "ignoring the body of a notification reply")
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

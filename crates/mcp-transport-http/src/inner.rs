@@ -1,0 +1,219 @@
+//! The state one transport's tasks share, and sending one HTTP request with the session,
+//! protocol and auth rules applied.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use http::{HeaderValue, Response, StatusCode};
+use hyper::body::Incoming;
+use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error};
+use mcp_jsonrpc::{Error, RpcCore, TransportHandler};
+use tokio::task::{AbortHandle, JoinSet};
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::HttpConfig;
+use crate::wire::{Outgoing, PROTOCOL_HEADER, SESSION_HEADER, valid_session_id};
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section is a plain assignment; a poisoned lock is still consistent.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Shared by the transport handle and its background tasks.
+pub(crate) struct Inner {
+    pub(crate) config: HttpConfig,
+    pub(crate) uri: http::Uri,
+    pub(crate) client: HttpClient,
+    pub(crate) core: RpcCore,
+    pub(crate) handler: Arc<dyn TransportHandler>,
+    /// Configured headers, plus any an auth hook returned since.
+    headers: Mutex<CustomHeaders>,
+    session: Mutex<Option<String>>,
+    protocol: Mutex<Option<String>>,
+    /// Cancelled on close: every background task stops at its next await.
+    pub(crate) shutdown: CancellationToken,
+    tasks: Mutex<JoinSet<()>>,
+    pub(crate) listener: Mutex<Option<AbortHandle>>,
+    closed_emitted: AtomicBool,
+    pub(crate) close_started: AtomicBool,
+}
+
+impl Inner {
+    pub(crate) fn new(
+        config: HttpConfig,
+        client: HttpClient,
+        handler: Arc<dyn TransportHandler>,
+    ) -> Result<Self, Error> {
+        let mut url: Url = config.url.clone();
+        url.set_fragment(None);
+        let uri: http::Uri = url
+            .as_str()
+            .parse()
+            .map_err(|e| Error::Config(format!("invalid MCP endpoint URL: {e}")))?;
+        let headers = CustomHeaders::new(&config.headers)?;
+        Ok(Self {
+            core: RpcCore::new(config.id_format, config.timeout),
+            uri,
+            client,
+            handler,
+            headers: Mutex::new(headers),
+            session: Mutex::new(None),
+            protocol: Mutex::new(None),
+            shutdown: CancellationToken::new(),
+            tasks: Mutex::new(JoinSet::new()),
+            listener: Mutex::new(None),
+            closed_emitted: AtomicBool::new(false),
+            close_started: AtomicBool::new(false),
+            config,
+        })
+    }
+
+    pub(crate) fn session_id(&self) -> Option<String> {
+        lock(&self.session).clone()
+    }
+
+    pub(crate) fn set_protocol(&self, version: Option<String>) {
+        *lock(&self.protocol) = version;
+    }
+
+    /// Forget the session and the negotiated revision (after [`Error::SessionExpired`]).
+    pub(crate) fn reset_session(&self) {
+        *lock(&self.session) = None;
+        *lock(&self.protocol) = None;
+        self.stop_listener();
+    }
+
+    pub(crate) fn stop_listener(&self) {
+        if let Some(handle) = lock(&self.listener).take() {
+            handle.abort();
+        }
+    }
+
+    pub(crate) fn set_listener(&self, handle: Option<AbortHandle>) -> Option<AbortHandle> {
+        std::mem::replace(&mut *lock(&self.listener), handle)
+    }
+
+    pub(crate) fn listener_running(&self) -> bool {
+        lock(&self.listener)
+            .as_ref()
+            .is_some_and(|h| !h.is_finished())
+    }
+
+    /// Run `task` in the background until it ends or the transport shuts down.
+    pub(crate) fn spawn(
+        &self,
+        task: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> AbortHandle {
+        let shutdown = self.shutdown.clone();
+        let mut tasks = lock(&self.tasks);
+        // Reap finished tasks so the set does not grow with every request.
+        while tasks.try_join_next().is_some() {}
+        tasks.spawn(async move {
+            tokio::select! {
+                () = task => {}
+                () = shutdown.cancelled() => {}
+            }
+        })
+    }
+
+    /// Stop every background task now (close, drop).
+    pub(crate) fn abort_tasks(&self) {
+        self.shutdown.cancel();
+        lock(&self.tasks).abort_all();
+    }
+
+    /// Emit closed, once per transport.
+    pub(crate) fn emit_closed(&self) {
+        if !self.closed_emitted.swap(true, Ordering::SeqCst) {
+            self.handler.on_closed();
+        }
+    }
+
+    /// The server ended the connection (the established GET stream ended): reject pending
+    /// requests, stop the tasks, emit closed, so a manager can reconnect.
+    pub(crate) fn close_from_peer(&self, detail: &str) {
+        if self.core.close(Some(detail.to_owned())) {
+            tracing::debug!(detail, "Streamable HTTP transport closed by the server");
+            self.shutdown.cancel();
+            self.emit_closed();
+        }
+    }
+
+    /// Send one request with the session, protocol, custom and auth headers. A 2xx reply
+    /// is returned for the caller to read; a 401/403 asks the auth hook once and retries
+    /// with its headers; a 404 on a request that carried a session id is
+    /// [`Error::SessionExpired`]; any other status is [`Error::Http`].
+    pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<Incoming>, Error> {
+        let mut retried = false;
+        loop {
+            let sent_session = self.session_id();
+            let mut request = outgoing
+                .to_request(&self.uri)
+                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
+            {
+                let headers = request.headers_mut();
+                // Requests always go to the configured endpoint itself, so the origin check
+                // passes here; it matters for transports that post elsewhere.
+                lock(&self.headers).apply(&self.config.url, &self.config.url, headers);
+                if let Some(id) = &sent_session {
+                    if let Ok(v) = HeaderValue::from_str(id) {
+                        headers.insert(SESSION_HEADER, v);
+                    }
+                }
+                if let Some(version) = lock(&self.protocol).as_deref() {
+                    if let Ok(v) = HeaderValue::from_str(version) {
+                        headers.insert(PROTOCOL_HEADER, v);
+                    }
+                }
+            }
+            let response = self.client.send(request).await?;
+            if let Some(id) = response
+                .headers()
+                .get(SESSION_HEADER)
+                .and_then(valid_session_id)
+            {
+                let mut session = lock(&self.session);
+                if session.as_deref() != Some(id.as_str()) {
+                    tracing::debug!("Streamable HTTP session established");
+                    *session = Some(id);
+                }
+            }
+            let status = response.status();
+            if status.is_success() {
+                return Ok(response);
+            }
+            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) && !retried {
+                if let Some(hook) = &self.config.auth {
+                    let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+                    let fresh = hook
+                        .on_auth_error(status.as_u16(), challenge.as_deref())
+                        .await;
+                    if let Some(fresh) = fresh {
+                        let fresh = CustomHeaders::new(&fresh)?;
+                        lock(&self.headers).merge(&fresh);
+                        retried = true;
+                        tracing::debug!(
+                            status = status.as_u16(),
+                            "retrying once with refreshed credentials"
+                        );
+                        continue;
+                    }
+                }
+            }
+            if status == StatusCode::NOT_FOUND {
+                if let Some(session_id) = sent_session {
+                    return Err(Error::SessionExpired { session_id });
+                }
+            }
+            return Err(http_error(response).await);
+        }
+    }
+
+    /// The bound for short housekeeping requests (DELETE, `notifications/cancelled`).
+    pub(crate) fn housekeeping_timeout(&self) -> Duration {
+        let cap = Duration::from_secs(2);
+        self.config.timeout.map_or(cap, |t| t.min(cap))
+    }
+}

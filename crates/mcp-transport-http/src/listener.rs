@@ -1,0 +1,86 @@
+//! The optional background GET stream for server notifications and requests.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Body as _;
+use mcp_jsonrpc::http::SseStream;
+use tokio::sync::oneshot;
+
+use crate::inner::Inner;
+use crate::stream::StreamRole;
+use crate::wire::{Outgoing, ReplyKind, reply_kind};
+
+/// The longest wait for the GET stream to be established.
+const LISTENER_START_DEADLINE: Duration = Duration::from_secs(1);
+
+impl Inner {
+    /// How long `protocol_negotiated` waits for the listener: one second, less under a
+    /// very small request timeout (half of it), no wait at all without a timeout.
+    pub(crate) fn listener_deadline(&self) -> Option<Duration> {
+        match self.config.timeout {
+            None => None,
+            Some(t) if t.is_zero() => None,
+            Some(t) => Some(LISTENER_START_DEADLINE.min(t / 2)),
+        }
+    }
+
+    /// Start the listener and wait (bounded) until it is established or disabled.
+    pub(crate) async fn start_listener(self: &Arc<Self>) {
+        if !self.config.open_listener || self.core.is_closed() || self.listener_running() {
+            return;
+        }
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let inner = Arc::clone(self);
+        let handle = self.spawn(async move { inner.run_listener(ready_tx).await });
+        if let Some(old) = self.set_listener(Some(handle.clone())) {
+            old.abort();
+        }
+        let Some(deadline) = self.listener_deadline() else {
+            return;
+        };
+        match tokio::time::timeout(deadline, ready_rx).await {
+            Ok(Ok(())) => tracing::debug!("SSE listener established"),
+            // The task ended without a stream: it logged why and is disabled.
+            Ok(Err(_)) => {}
+            Err(_) => {
+                tracing::debug!(?deadline, "SSE listener did not start in time; disabled");
+                handle.abort();
+                let _ = self.set_listener(None);
+            }
+        }
+    }
+
+    async fn run_listener(self: Arc<Self>, ready: oneshot::Sender<()>) {
+        let response = match self.send(&Outgoing::get(None)).await {
+            Ok(r) => r,
+            Err(e) => {
+                // 405 is the spec's "no stream here"; every other failure disables it too.
+                tracing::debug!(error = %e, "no SSE listener");
+                return;
+            }
+        };
+        if reply_kind(&response) != ReplyKind::Sse || response.body().is_end_stream() {
+            tracing::debug!(
+                status = response.status().as_u16(),
+                "GET returned no event stream; no SSE listener"
+            );
+            return;
+        }
+        if ready.send(()).is_err() {
+            // Abandoned after the deadline.
+            return;
+        }
+        let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
+        let end = self.follow_stream(stream, StreamRole::Listener).await;
+        if self.shutdown.is_cancelled() || self.core.is_closed() {
+            return;
+        }
+        if let Some(e) = &end.error {
+            if !matches!(e, mcp_jsonrpc::Error::MessageTooLarge { .. }) {
+                self.handler.on_error(e);
+            }
+        }
+        self.close_from_peer("the server's SSE stream (GET) ended");
+    }
+}

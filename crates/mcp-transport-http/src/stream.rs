@@ -1,0 +1,115 @@
+//! Following one SSE stream (a POST reply or the GET listener) to its end, resuming it with
+//! GET + `Last-Event-ID` when it drops early (spec 2025-11-25, "Resumability").
+
+use std::sync::Arc;
+
+use mcp_jsonrpc::Error;
+use mcp_jsonrpc::http::SseStream;
+use mcp_types::RequestId;
+
+use crate::inner::Inner;
+use crate::wire::{Outgoing, ReplyKind, reply_kind};
+
+/// Why a stream is being read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum StreamRole<'a> {
+    /// The reply to our request `id`: resume until it is answered.
+    Reply(&'a RequestId),
+    /// The background GET stream: resume while connected.
+    Listener,
+    /// A stream nobody waits on (a notification's reply): read it once, never resume.
+    Drain,
+}
+
+/// How a followed stream ended.
+#[derive(Debug, Default)]
+pub(crate) struct StreamEnd {
+    /// The response to our request arrived.
+    pub(crate) answered: bool,
+    /// The last failure seen: a broken connection, an oversized event, a failed resumption.
+    pub(crate) error: Option<Error>,
+}
+
+impl Inner {
+    /// Read `stream` to its end, dispatching each `message` event. When it ends while more
+    /// is expected and the server gave an event id, wait `retry` and resume, up to
+    /// `max_resume_attempts` times in a row without a new event.
+    pub(crate) async fn follow_stream(
+        self: &Arc<Self>,
+        mut stream: SseStream,
+        role: StreamRole<'_>,
+    ) -> StreamEnd {
+        let ours = match role {
+            StreamRole::Reply(id) => Some(id),
+            _ => None,
+        };
+        let mut end = StreamEnd::default();
+        let mut attempts = 0;
+        loop {
+            loop {
+                match stream.next_event().await {
+                    Ok(Some(event)) => {
+                        attempts = 0;
+                        if event.event != "message" || event.data.is_empty() {
+                            continue;
+                        }
+                        let out = self.dispatch(event.data.as_bytes(), ours);
+                        end.answered |= out.answered;
+                        if let Some(e) = out.malformed {
+                            self.handler.on_error(&Error::Parse(e));
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e @ Error::MessageTooLarge { .. }) => {
+                        // That event is skipped; the stream goes on.
+                        self.handler.on_error(&e);
+                        end.error = Some(e);
+                    }
+                    Err(e) => {
+                        tracing::debug!(error = %e, "SSE stream broke");
+                        end.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            let wants_more = match role {
+                StreamRole::Reply(_) => !end.answered,
+                StreamRole::Listener => true,
+                StreamRole::Drain => false,
+            };
+            if !wants_more || self.shutdown.is_cancelled() || self.core.is_closed() {
+                return end;
+            }
+            let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {
+                return end;
+            };
+            if attempts >= self.config.max_resume_attempts {
+                tracing::debug!(attempts, "giving up resuming the SSE stream");
+                return end;
+            }
+            attempts += 1;
+            let delay = stream.retry().unwrap_or(self.config.default_resume_delay);
+            tracing::debug!(?delay, attempt = attempts, "resuming the SSE stream");
+            tokio::time::sleep(delay).await;
+            match self.send(&Outgoing::get(Some(last_event_id))).await {
+                Ok(response) if reply_kind(&response) == ReplyKind::Sse => {
+                    stream = SseStream::with_parser(response.into_body(), stream.into_parser());
+                }
+                Ok(response) => {
+                    tracing::debug!(
+                        status = response.status().as_u16(),
+                        "resumption GET did not return an event stream"
+                    );
+                }
+                Err(e @ Error::SessionExpired { .. }) => {
+                    end.error = Some(e);
+                    return end;
+                }
+                Err(e) => {
+                    tracing::debug!(error = %e, "resumption GET failed");
+                    end.error = Some(e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Building requests and reading what kind of reply came back.
+
+use bytes::Bytes;
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use http::{Method, Request, Response};
+use http_body_util::Full;
+
+/// `Accept` for a POST: the spec requires both types (some servers answer 406 otherwise).
+pub(crate) const ACCEPT_POST: &str = "application/json, text/event-stream";
+/// `Accept` for the GET stream and resumption.
+pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
+
+/// The session header (`Mcp-Session-Id`; header names are case-insensitive).
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+/// The negotiated-revision header.
+pub(crate) const PROTOCOL_HEADER: &str = "mcp-protocol-version";
+/// The SSE resumption cursor.
+pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
+
+/// What one outgoing HTTP request is.
+#[derive(Debug, Clone)]
+pub(crate) struct Outgoing {
+    pub(crate) method: Method,
+    pub(crate) body: Option<Bytes>,
+    pub(crate) accept: &'static str,
+    pub(crate) last_event_id: Option<String>,
+}
+
+impl Outgoing {
+    /// A POST of one JSON-RPC message.
+    pub(crate) fn post(body: Bytes) -> Self {
+        Self {
+            method: Method::POST,
+            body: Some(body),
+            accept: ACCEPT_POST,
+            last_event_id: None,
+        }
+    }
+
+    /// A GET for the server's event stream, resuming after `last_event_id` when given.
+    pub(crate) fn get(last_event_id: Option<String>) -> Self {
+        Self {
+            method: Method::GET,
+            body: None,
+            accept: ACCEPT_SSE,
+            last_event_id,
+        }
+    }
+
+    /// A DELETE ending the session.
+    pub(crate) fn delete() -> Self {
+        Self {
+            method: Method::DELETE,
+            body: None,
+            accept: ACCEPT_POST,
+            last_event_id: None,
+        }
+    }
+
+    /// The request skeleton; the caller adds session, version and custom headers.
+    pub(crate) fn to_request(&self, uri: &http::Uri) -> Result<Request<Full<Bytes>>, http::Error> {
+        let mut builder = Request::builder()
+            .method(self.method.clone())
+            .uri(uri.clone())
+            .header(ACCEPT, self.accept);
+        if self.body.is_some() {
+            builder = builder.header(CONTENT_TYPE, "application/json");
+        }
+        if let Some(id) = &self.last_event_id {
+            builder = builder.header(LAST_EVENT_ID, id.as_str());
+        }
+        builder.body(Full::new(self.body.clone().unwrap_or_default()))
+    }
+}
+
+/// The kind of body a 2xx reply carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReplyKind {
+    /// `text/event-stream`.
+    Sse,
+    /// Anything else: read as JSON (servers that omit the content type included).
+    Json,
+}
+
+pub(crate) fn reply_kind<B>(response: &Response<B>) -> ReplyKind {
+    let is_sse = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"));
+    if is_sse {
+        ReplyKind::Sse
+    } else {
+        ReplyKind::Json
+    }
+}
+
+/// A session id is visible ASCII (0x21..=0x7E) per the spec; anything else is ignored.
+pub(crate) fn valid_session_id(value: &HeaderValue) -> Option<String> {
+    let bytes = value.as_bytes();
+    (!bytes.is_empty() && bytes.iter().all(|b| (0x21..=0x7e).contains(b)))
+        .then(|| String::from_utf8_lossy(bytes).into_owned())
+}
