@@ -1,5 +1,43 @@
-//! stdio transport for MCP: spawns a server process and speaks newline-delimited JSON-RPC
-//! over its stdin/stdout.
+//! The MCP stdio transport: spawns a server process and speaks newline-delimited JSON-RPC
+//! over its stdin and stdout.
 //!
-//! Not implemented yet (issue: "stdio end to end"). This crate will hold the child-process
-//! lifecycle, JSON-line framing, the read loop and spec-compliant shutdown.
+//! - [`StdioConfig`]: command, arguments, environment, working directory, request timeout,
+//!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`].
+//! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] for one running server. It is a thin
+//!   async shell around [`mcp_jsonrpc::RpcCore`]: one writer task, one reader task, a stderr
+//!   task, and a reaper thread that guarantees no zombie and no orphaned grandchild.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use std::sync::Arc;
+//! use mcp_jsonrpc::{NoopHandler, RequestOptions, Transport};
+//! use mcp_transport_stdio::{StdioConfig, StdioTransport};
+//!
+//! // A "server" that answers the first request (ids start at 1) and waits for stdin to close.
+//! let script = r#"read -r request; echo '{"jsonrpc":"2.0","id":1,"result":{"ok":true}}'; cat >/dev/null"#;
+//! let config = StdioConfig::new("sh").with_args(["-c", script]);
+//! let transport = StdioTransport::spawn(config, Arc::new(NoopHandler)).await.unwrap();
+//! let result = transport.request("ping", None, RequestOptions::new()).await.unwrap();
+//! assert_eq!(result.get(), r#"{"ok":true}"#);
+//! transport.close().await;
+//! assert!(!transport.is_connected());
+//! # }
+//! ```
+
+mod config;
+mod line_reader;
+mod process_group;
+mod reader;
+mod shared;
+mod shutdown;
+mod spawn;
+mod stderr;
+mod transport;
+mod writer;
+
+pub use config::{
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_STDERR_TAIL_LINES, STDERR_TAIL_MAX_BYTES, ShutdownTimeouts,
+    StderrMode, StdioConfig,
+};
+pub use stderr::STDERR_TARGET;
+pub use transport::StdioTransport;

@@ -1,0 +1,206 @@
+//! Newline-delimited framing with a bounded line length.
+//!
+//! [`LineSplitter`] is the plain state machine (no I/O, unit-tested below); [`LineReader`]
+//! drives it from an [`AsyncBufRead`]. A line over the limit is never buffered in full: the
+//! splitter reports it once and discards bytes until the next newline, so one oversized
+//! message costs at most `limit` bytes of memory and the stream resynchronises after it.
+
+use std::io;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// What the splitter found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum LineEvent {
+    /// A complete line without its `\n` (and without a trailing `\r`).
+    Line(Vec<u8>),
+    /// A line longer than the limit; its bytes are being skipped.
+    TooLarge,
+}
+
+/// Splits a byte stream into lines of at most `limit` bytes.
+#[derive(Debug)]
+pub(crate) struct LineSplitter {
+    buf: Vec<u8>,
+    limit: usize,
+    /// Inside an oversized line (already reported): drop bytes up to the next newline.
+    discarding: bool,
+}
+
+impl LineSplitter {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            buf: Vec::new(),
+            limit,
+            discarding: false,
+        }
+    }
+
+    /// Take bytes from `chunk`, stopping after the first newline. Returns how many bytes were
+    /// used and the event they completed, if any.
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> (usize, Option<LineEvent>) {
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                let event = if std::mem::take(&mut self.discarding) {
+                    None
+                } else if self.buf.len() + i > self.limit {
+                    self.buf.clear();
+                    Some(LineEvent::TooLarge)
+                } else {
+                    self.buf.extend_from_slice(&chunk[..i]);
+                    self.take_line()
+                };
+                (i + 1, event)
+            }
+            None if self.discarding => (chunk.len(), None),
+            None if self.buf.len() + chunk.len() > self.limit => {
+                // Report now rather than at the newline: the newline may be far away, or
+                // never come.
+                self.buf = Vec::new();
+                self.discarding = true;
+                (chunk.len(), Some(LineEvent::TooLarge))
+            }
+            None => {
+                self.buf.extend_from_slice(chunk);
+                (chunk.len(), None)
+            }
+        }
+    }
+
+    /// The stream ended: a last line without a newline is still a line.
+    pub(crate) fn finish(&mut self) -> Option<LineEvent> {
+        self.discarding = false;
+        self.take_line()
+    }
+
+    fn take_line(&mut self) -> Option<LineEvent> {
+        let mut line = std::mem::take(&mut self.buf);
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        // Blank lines carry no message; skipping them is what every MCP SDK does.
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        Some(LineEvent::Line(line))
+    }
+}
+
+/// Reads [`LineEvent`]s from a buffered byte stream.
+#[derive(Debug)]
+pub(crate) struct LineReader<R> {
+    inner: R,
+    splitter: LineSplitter,
+    eof: bool,
+}
+
+impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    pub(crate) fn new(inner: R, limit: usize) -> Self {
+        Self {
+            inner,
+            splitter: LineSplitter::new(limit),
+            eof: false,
+        }
+    }
+
+    /// The next event, or `None` at the end of the stream.
+    ///
+    /// Cancel safe: the only await is `fill_buf`, and bytes are consumed in the same poll
+    /// that moves them into the splitter, so dropping this future loses nothing.
+    pub(crate) async fn next(&mut self) -> io::Result<Option<LineEvent>> {
+        loop {
+            if self.eof {
+                return Ok(None);
+            }
+            let chunk = self.inner.fill_buf().await?;
+            if chunk.is_empty() {
+                self.eof = true;
+                if let Some(last) = self.splitter.finish() {
+                    return Ok(Some(last));
+                }
+                continue;
+            }
+            let (used, event) = self.splitter.feed(chunk);
+            self.inner.consume(used);
+            if let Some(event) = event {
+                return Ok(Some(event));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feed `input` in chunks of `size` and collect every event.
+    fn split(limit: usize, input: &[u8], size: usize) -> Vec<LineEvent> {
+        let mut s = LineSplitter::new(limit);
+        let mut out = Vec::new();
+        for mut chunk in input.chunks(size) {
+            while !chunk.is_empty() {
+                let (used, event) = s.feed(chunk);
+                out.extend(event);
+                chunk = &chunk[used..];
+            }
+        }
+        out.extend(s.finish());
+        out
+    }
+
+    fn line(s: &str) -> LineEvent {
+        LineEvent::Line(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn splits_lines_whatever_the_chunking() {
+        let input = b"{\"a\":1}\n{\"b\":2}\r\n\n  \n{\"c\":3}";
+        for size in 1..input.len() {
+            assert_eq!(
+                split(100, input, size),
+                vec![line("{\"a\":1}"), line("{\"b\":2}"), line("{\"c\":3}")],
+                "chunk size {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn oversize_line_is_reported_once_and_skipped() {
+        let input = b"short\nthis line is far too long\nok\n";
+        for size in 1..input.len() {
+            assert_eq!(
+                split(10, input, size),
+                vec![line("short"), LineEvent::TooLarge, line("ok")],
+                "chunk size {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_accepted() {
+        assert_eq!(
+            split(5, b"12345\n123456\n", 3),
+            vec![line("12345"), LineEvent::TooLarge]
+        );
+    }
+
+    #[test]
+    fn oversize_last_line_without_newline_is_not_delivered() {
+        assert_eq!(
+            split(4, b"ab\ntoolong", 2),
+            vec![line("ab"), LineEvent::TooLarge]
+        );
+    }
+
+    #[tokio::test]
+    async fn reader_reads_to_the_end() {
+        let data: &[u8] = b"one\ntwo\nthree";
+        let mut r = LineReader::new(tokio::io::BufReader::with_capacity(2, data), 64);
+        let mut got = Vec::new();
+        while let Some(e) = r.next().await.unwrap() {
+            got.push(e);
+        }
+        assert_eq!(got, vec![line("one"), line("two"), line("three")]);
+        assert!(r.next().await.unwrap().is_none());
+    }
+}

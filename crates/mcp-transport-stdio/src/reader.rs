@@ -1,0 +1,81 @@
+//! The read loop: every line of the server's stdout goes to the core; when the stream ends
+//! or the server exits, the transport closes with the reason.
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_jsonrpc::Error;
+use tokio::io::BufReader;
+use tokio::process::ChildStdout;
+
+use crate::line_reader::{LineEvent, LineReader};
+use crate::shared::Shared;
+use crate::shutdown::wait_exit;
+
+/// After stdout ends, how long to wait for the exit status (for the close detail).
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(100);
+
+/// After the server exits, how long to wait for stderr's last lines before closing.
+const STDERR_DRAIN_WAIT: Duration = Duration::from_millis(100);
+
+/// After the server exits, how long to go on reading what it wrote before exiting. Normally
+/// stdout ends at once (the reaper kills the whole group); this bounds the wait when some
+/// process that left the group still holds the pipe open.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+enum End {
+    Eof,
+    Exited,
+    Failed(io::Error),
+}
+
+pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
+    let mut lines = LineReader::new(
+        BufReader::with_capacity(64 * 1024, stdout),
+        shared.max_line_bytes,
+    );
+    let mut exit = shared.exit.clone();
+    let end = {
+        let mut exit = exit.clone();
+        let exited = async move {
+            let _ = exit.wait_for(Option::is_some).await;
+            tokio::time::sleep(EXIT_GRACE).await;
+        };
+        tokio::pin!(exited);
+        loop {
+            tokio::select! {
+                // Lines first: what the server wrote before exiting still counts.
+                biased;
+                event = lines.next() => match event {
+                    Ok(Some(LineEvent::Line(line))) => shared.dispatch(&line),
+                    Ok(Some(LineEvent::TooLarge)) => {
+                        shared.handler.on_error(&Error::MessageTooLarge {
+                            limit: shared.max_line_bytes,
+                        });
+                    }
+                    Ok(None) => break End::Eof,
+                    Err(e) => break End::Failed(e),
+                },
+                () = &mut exited => break End::Exited,
+            }
+        }
+    };
+    let detail = match end {
+        End::Failed(e) => {
+            let detail = format!("reading the server's stdout failed: {e}");
+            if !shared.core.is_closed() {
+                shared.handler.on_error(&Error::Io(e));
+            }
+            detail
+        }
+        End::Eof | End::Exited => match wait_exit(&mut exit, EXIT_STATUS_WAIT).await {
+            Some(exited) => exited.detail(),
+            None => "server closed its stdout".to_owned(),
+        },
+    };
+    // Let stderr catch the server's last words, so whoever sees the close can read them.
+    let _ = tokio::time::timeout(STDERR_DRAIN_WAIT, shared.stderr_done.cancelled()).await;
+    shared.close_with(Some(detail));
+    shared.stop_child().await;
+}
