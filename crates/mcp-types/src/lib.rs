@@ -21,16 +21,22 @@
 //! ```
 
 mod capabilities;
+mod completion;
 mod content;
+mod elicitation;
 pub mod error_codes;
 mod id;
 mod jsonrpc;
 mod lifecycle;
+mod logging;
 mod meta;
 pub mod methods;
 pub mod notifications;
 mod pagination;
+mod prompts;
 mod resources;
+mod roots;
+pub mod sampling;
 mod tagged;
 mod tools;
 mod version;
@@ -39,9 +45,17 @@ pub use capabilities::{
     ClientCapabilities, ElicitationCapability, ExperimentalCapabilities, PromptsCapability,
     ResourcesCapability, RootsCapability, SamplingCapability, ServerCapabilities, ToolsCapability,
 };
+pub use completion::{
+    CompleteRequestParams, CompleteResult, Completion, CompletionArgument, CompletionContext,
+    CompletionReference, PromptReference, ResourceTemplateReference,
+};
 pub use content::{
     Annotations, AudioContent, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, Role,
     TextContent,
+};
+pub use elicitation::{
+    ElicitAction, ElicitFormParams, ElicitRequestParams, ElicitResult, ElicitUrlParams,
+    ElicitationCompleteNotificationParams, FormMode, UrlElicitationRequiredData, UrlMode,
 };
 pub use id::{MAX_SAFE_INTEGER, RequestId};
 pub use jsonrpc::{
@@ -52,14 +66,27 @@ pub use jsonrpc::{
 pub use lifecycle::{
     EmptyParams, EmptyResult, Icon, Implementation, InitializeRequestParams, InitializeResult,
 };
+pub use logging::{
+    LoggingLevel, LoggingMessageNotificationParams, SetLevelRequestParams, UnknownLoggingLevel,
+};
 pub use meta::{Extra, Meta};
 pub use notifications::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use pagination::PaginatedRequestParams;
+pub use prompts::{
+    GetPromptRequestParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument,
+    PromptMessage,
+};
 pub use resources::{
     BlobResourceContents, ListResourceTemplatesResult, ListResourcesResult,
     ReadResourceRequestParams, ReadResourceResult, Resource, ResourceContents,
     ResourceRequestParams, ResourceTemplate, ResourceUpdatedNotificationParams,
     SubscribeRequestParams, TextResourceContents, UnsubscribeRequestParams,
+};
+pub use roots::{InvalidRootUri, ListRootsResult, Root};
+pub use sampling::{
+    CreateMessageRequestParams, CreateMessageResult, IncludeContext, ModelHint, ModelPreferences,
+    SamplingContent, SamplingMessage, SamplingMessageContent, ToolChoice, ToolChoiceMode,
+    ToolResultContent, ToolUseContent,
 };
 pub use serde_json::value::RawValue;
 pub use tools::{

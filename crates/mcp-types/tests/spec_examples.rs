@@ -415,3 +415,678 @@ fn content_block_with_annotations_and_meta_on_every_kind() {
         { "type": "resource", "resource": { "uri": "file:///b.bin", "blob": "AAEC" }, "annotations": { "priority": 0.1 }, "_meta": {} }
     ]));
 }
+
+// ---- resources ------------------------------------------------------------------------
+
+#[test]
+fn resources_list_result() {
+    let r: ListResourcesResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "result": {
+        "resources": [
+          {
+            "uri": "file:///project/src/main.rs",
+            "name": "main.rs",
+            "title": "Rust Software Application Main File",
+            "description": "Primary application entry point",
+            "mimeType": "text/x-rust",
+            "icons": [
+              { "src": "https://example.com/rust-file-icon.png", "mimeType": "image/png", "sizes": ["48x48"] }
+            ]
+          }
+        ],
+        "nextCursor": "next-page-cursor"
+      }
+    })));
+    assert_eq!(r.resources[0].mime_type.as_deref(), Some("text/x-rust"));
+    assert_eq!(r.next_cursor.as_deref(), Some("next-page-cursor"));
+}
+
+#[test]
+fn resource_with_annotations() {
+    let r: Resource = round_trip(json!({
+      "uri": "file:///project/README.md",
+      "name": "README.md",
+      "title": "Project Documentation",
+      "mimeType": "text/markdown",
+      "annotations": { "audience": ["user"], "priority": 0.8, "lastModified": "2025-01-12T15:00:58Z" }
+    }));
+    let a = r.annotations.unwrap();
+    assert_eq!(a.priority, Some(0.8));
+    assert_eq!(a.last_modified.as_deref(), Some("2025-01-12T15:00:58Z"));
+}
+
+#[test]
+fn resources_read_request_and_text_result() {
+    let p: ReadResourceRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 2, "method": "resources/read",
+      "params": { "uri": "file:///project/src/main.rs" }
+    })));
+    assert_eq!(p.uri, "file:///project/src/main.rs");
+    let r: ReadResourceResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 2,
+      "result": {
+        "contents": [
+          {
+            "uri": "file:///project/src/main.rs",
+            "mimeType": "text/x-rust",
+            "text": "fn main() {\n    println!(\"Hello world!\");\n}"
+          }
+        ]
+      }
+    })));
+    assert!(matches!(&r.contents[0], ResourceContents::Text(t) if t.text.starts_with("fn main")));
+}
+
+#[test]
+fn resource_contents_text_and_blob() {
+    let text: ResourceContents = round_trip(
+        json!({ "uri": "file:///example.txt", "mimeType": "text/plain", "text": "Resource content" }),
+    );
+    assert_eq!(text.text(), Some("Resource content"));
+    let blob: ResourceContents = round_trip(
+        json!({ "uri": "file:///example.png", "mimeType": "image/png", "blob": "base64-encoded-data" }),
+    );
+    match blob {
+        ResourceContents::Blob(b) => assert_eq!(b.blob, "base64-encoded-data"),
+        other => panic!("expected blob, got {other:?}"),
+    }
+    let err =
+        serde_json::from_value::<ResourceContents>(json!({ "uri": "file:///x" })).unwrap_err();
+    assert!(
+        err.to_string().contains("neither `text` nor `blob`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn resource_templates_list_result() {
+    let r: ListResourceTemplatesResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 3,
+      "result": {
+        "resourceTemplates": [
+          {
+            "uriTemplate": "file:///{path}",
+            "name": "Project Files",
+            "title": "📁 Project Files",
+            "description": "Access files in the project directory",
+            "mimeType": "application/octet-stream",
+            "icons": [
+              { "src": "https://example.com/folder-icon.png", "mimeType": "image/png", "sizes": ["48x48"] }
+            ]
+          }
+        ]
+      }
+    })));
+    assert_eq!(r.resource_templates[0].uri_template, "file:///{path}");
+    assert_eq!(r.next_cursor, None);
+}
+
+#[test]
+fn resources_subscribe_and_updated() {
+    let p: SubscribeRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 4, "method": "resources/subscribe",
+      "params": { "uri": "file:///project/src/main.rs" }
+    })));
+    assert_eq!(p.uri, "file:///project/src/main.rs");
+    let u: UnsubscribeRequestParams = round_trip(json!({ "uri": "file:///project/src/main.rs" }));
+    assert_eq!(
+        u,
+        UnsubscribeRequestParams::new("file:///project/src/main.rs")
+    );
+    let n: ResourceUpdatedNotificationParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "method": "notifications/resources/updated",
+      "params": { "uri": "file:///project/src/main.rs" }
+    })));
+    assert_eq!(n.uri, "file:///project/src/main.rs");
+}
+
+// ---- prompts --------------------------------------------------------------------------
+
+#[test]
+fn prompts_list_result() {
+    let r: ListPromptsResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "result": {
+        "prompts": [
+          {
+            "name": "code_review",
+            "title": "Request Code Review",
+            "description": "Asks the LLM to analyze code quality and suggest improvements",
+            "arguments": [ { "name": "code", "description": "The code to review", "required": true } ],
+            "icons": [
+              { "src": "https://example.com/review-icon.svg", "mimeType": "image/svg+xml", "sizes": ["any"] }
+            ]
+          }
+        ],
+        "nextCursor": "next-page-cursor"
+      }
+    })));
+    assert!(r.prompts[0].arguments.as_ref().unwrap()[0].is_required());
+}
+
+#[test]
+fn prompts_get_request_and_result() {
+    let p: GetPromptRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+      "params": { "name": "code_review", "arguments": { "code": "def hello():\n    print('world')" } }
+    })));
+    assert_eq!(
+        p,
+        GetPromptRequestParams::new("code_review")
+            .with_argument("code", "def hello():\n    print('world')")
+    );
+    let r: GetPromptResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 2,
+      "result": {
+        "description": "Code review prompt",
+        "messages": [
+          {
+            "role": "user",
+            "content": { "type": "text", "text": "Please review this Python code:\ndef hello():\n    print('world')" }
+          }
+        ]
+      }
+    })));
+    assert_eq!(r.messages[0].role, Role::User);
+    assert!(
+        r.messages[0]
+            .content
+            .as_text()
+            .unwrap()
+            .starts_with("Please review")
+    );
+}
+
+#[test]
+fn prompt_messages_with_every_content_kind() {
+    round_trip::<Vec<PromptMessage>>(json!([
+      { "role": "user", "content": { "type": "text", "text": "The text content of the message" } },
+      { "role": "user", "content": { "type": "image", "data": "base64-encoded-image-data", "mimeType": "image/png" } },
+      { "role": "assistant", "content": { "type": "audio", "data": "base64-encoded-audio-data", "mimeType": "audio/wav" } },
+      {
+        "role": "user",
+        "content": { "type": "resource", "resource": { "uri": "resource://example", "mimeType": "text/plain", "text": "Resource content" } }
+      }
+    ]));
+}
+
+// ---- completion -----------------------------------------------------------------------
+
+#[test]
+fn completion_request_and_result() {
+    let p: CompleteRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1, "method": "completion/complete",
+      "params": { "ref": { "type": "ref/prompt", "name": "code_review" }, "argument": { "name": "language", "value": "py" } }
+    })));
+    assert_eq!(
+        p,
+        CompleteRequestParams::new(
+            CompletionReference::prompt("code_review"),
+            CompletionArgument::new("language", "py")
+        )
+    );
+    let r: CompleteResult = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1,
+      "result": { "completion": { "values": ["python", "pytorch", "pyside"], "total": 10, "hasMore": true } }
+    })));
+    assert_eq!(r.completion.values.len(), 3);
+    assert_eq!(r.completion.total, Some(10));
+    assert_eq!(r.completion.has_more, Some(true));
+}
+
+#[test]
+fn completion_with_context_and_resource_reference() {
+    let p: CompleteRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1, "method": "completion/complete",
+      "params": {
+        "ref": { "type": "ref/prompt", "name": "code_review" },
+        "argument": { "name": "framework", "value": "fla" },
+        "context": { "arguments": { "language": "python" } }
+      }
+    })));
+    assert_eq!(p.context.unwrap().arguments.unwrap()["language"], "python");
+    let p: CompleteRequestParams = round_trip(json!({
+        "ref": { "type": "ref/resource", "uri": "file:///{path}" },
+        "argument": { "name": "path", "value": "src/" }
+    }));
+    assert_eq!(p.reference, CompletionReference::resource("file:///{path}"));
+    round_trip::<CompleteResult>(
+        json!({ "completion": { "values": ["flask"], "total": 1, "hasMore": false } }),
+    );
+}
+
+// ---- logging --------------------------------------------------------------------------
+
+#[test]
+fn logging_set_level_and_message() {
+    let p: SetLevelRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": { "level": "info" }
+    })));
+    assert_eq!(p.level, LoggingLevel::Info);
+    let n: LoggingMessageNotificationParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "method": "notifications/message",
+      "params": {
+        "level": "error",
+        "logger": "database",
+        "data": { "error": "Connection failed", "details": { "host": "localhost", "port": 5432 } }
+      }
+    })));
+    assert_eq!(n.level, LoggingLevel::Error);
+    assert!(n.level > LoggingLevel::Warning);
+    assert_eq!(n.logger.as_deref(), Some("database"));
+    assert_eq!(n.data["details"]["port"], 5432);
+}
+
+#[test]
+fn unsupported_logging_level_fails_clearly() {
+    let err = serde_json::from_value::<LoggingMessageNotificationParams>(
+        json!({ "level": "verbose", "data": "x" }),
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("unknown variant `verbose`"), "{text}");
+    assert!(text.contains("`debug`"), "{text}");
+}
+
+// ---- roots ----------------------------------------------------------------------------
+
+#[test]
+fn roots_list_result() {
+    let r: ListRootsResult = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1,
+      "result": { "roots": [ { "uri": "file:///home/user/projects/myproject", "name": "My Project" } ] }
+    })));
+    assert_eq!(
+        r,
+        ListRootsResult::new(vec![
+            Root::new("file:///home/user/projects/myproject")
+                .unwrap()
+                .with_name("My Project")
+        ])
+    );
+    round_trip::<Vec<Root>>(json!([
+      { "uri": "file:///home/user/repos/frontend", "name": "Frontend Repository" },
+      { "uri": "file:///home/user/repos/backend", "name": "Backend Repository" }
+    ]));
+}
+
+#[test]
+fn root_new_rejects_non_file_uris() {
+    let err = Root::new("https://example.com/repo").unwrap_err();
+    assert_eq!(err.uri, "https://example.com/repo");
+}
+
+// ---- sampling -------------------------------------------------------------------------
+
+#[test]
+fn sampling_create_message_basic() {
+    let p: CreateMessageRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "method": "sampling/createMessage",
+      "params": {
+        "messages": [ { "role": "user", "content": { "type": "text", "text": "What is the capital of France?" } } ],
+        "modelPreferences": { "hints": [ { "name": "claude-3-sonnet" } ], "intelligencePriority": 0.8, "speedPriority": 0.5 },
+        "systemPrompt": "You are a helpful assistant.",
+        "maxTokens": 100
+      }
+    })));
+    assert_eq!(p.max_tokens, 100);
+    assert_eq!(
+        p.messages[0].content.blocks()[0].as_text(),
+        Some("What is the capital of France?")
+    );
+    assert!(matches!(
+        p.messages[0].content,
+        SamplingMessageContent::One(_)
+    ));
+    let r: CreateMessageResult = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1,
+      "result": {
+        "role": "assistant",
+        "content": { "type": "text", "text": "The capital of France is Paris." },
+        "model": "claude-3-sonnet-20240307",
+        "stopReason": "endTurn"
+      }
+    })));
+    assert_eq!(
+        r.stop_reason.as_deref(),
+        Some(sampling::stop_reason::END_TURN)
+    );
+}
+
+#[test]
+fn sampling_with_tools_and_parallel_tool_use() {
+    let p: CreateMessageRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "method": "sampling/createMessage",
+      "params": {
+        "messages": [ { "role": "user", "content": { "type": "text", "text": "What's the weather like in Paris and London?" } } ],
+        "tools": [
+          {
+            "name": "get_weather",
+            "description": "Get current weather for a city",
+            "inputSchema": {
+              "type": "object",
+              "properties": { "city": { "type": "string", "description": "City name" } },
+              "required": ["city"]
+            }
+          }
+        ],
+        "toolChoice": { "mode": "auto" },
+        "maxTokens": 1000
+      }
+    })));
+    assert_eq!(p.tools.unwrap()[0].name, "get_weather");
+    assert_eq!(p.tool_choice.unwrap().mode, Some(ToolChoiceMode::Auto));
+
+    let r: CreateMessageResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "result": {
+        "role": "assistant",
+        "content": [
+          { "type": "tool_use", "id": "call_abc123", "name": "get_weather", "input": { "city": "Paris" } },
+          { "type": "tool_use", "id": "call_def456", "name": "get_weather", "input": { "city": "London" } }
+        ],
+        "model": "claude-3-sonnet-20240307",
+        "stopReason": "toolUse"
+      }
+    })));
+    let blocks = r.content.blocks();
+    assert_eq!(blocks.len(), 2);
+    match &blocks[1] {
+        SamplingContent::ToolUse(u) => {
+            assert_eq!(u.id, "call_def456");
+            assert_eq!(u.input["city"], "London");
+        }
+        other => panic!("expected tool_use, got {other:?}"),
+    }
+}
+
+#[test]
+fn sampling_follow_up_with_tool_results() {
+    let p: CreateMessageRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 2,
+      "method": "sampling/createMessage",
+      "params": {
+        "messages": [
+          { "role": "user", "content": { "type": "text", "text": "What's the weather like in Paris and London?" } },
+          {
+            "role": "assistant",
+            "content": [
+              { "type": "tool_use", "id": "call_abc123", "name": "get_weather", "input": { "city": "Paris" } },
+              { "type": "tool_use", "id": "call_def456", "name": "get_weather", "input": { "city": "London" } }
+            ]
+          },
+          {
+            "role": "user",
+            "content": [
+              { "type": "tool_result", "toolUseId": "call_abc123",
+                "content": [ { "type": "text", "text": "Weather in Paris: 18°C, partly cloudy" } ] },
+              { "type": "tool_result", "toolUseId": "call_def456",
+                "content": [ { "type": "text", "text": "Weather in London: 15°C, rainy" } ] }
+            ]
+          }
+        ],
+        "tools": [
+          {
+            "name": "get_weather",
+            "description": "Get current weather for a city",
+            "inputSchema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] }
+          }
+        ],
+        "maxTokens": 1000
+      }
+    })));
+    match &p.messages[2].content.blocks()[0] {
+        SamplingContent::ToolResult(t) => {
+            assert_eq!(t.tool_use_id, "call_abc123");
+            assert_eq!(
+                t.content[0].as_text(),
+                Some("Weather in Paris: 18°C, partly cloudy")
+            );
+        }
+        other => panic!("expected tool_result, got {other:?}"),
+    }
+    // A single tool result, not wrapped in an array.
+    round_trip::<SamplingMessage>(json!({
+      "role": "user",
+      "content": { "type": "tool_result", "toolUseId": "call_123", "content": [{ "type": "text", "text": "Result data" }] }
+    }));
+}
+
+#[test]
+fn sampling_message_content_kinds() {
+    round_trip::<Vec<SamplingContent>>(json!([
+      { "type": "text", "text": "The message content" },
+      { "type": "image", "data": "base64-encoded-image-data", "mimeType": "image/jpeg" },
+      { "type": "audio", "data": "base64-encoded-audio-data", "mimeType": "audio/wav" },
+      { "type": "tool_result", "toolUseId": "x", "content": [], "structuredContent": { "a": 1 }, "isError": true, "_meta": { "cache": "k" } },
+      { "type": "thinking", "thought": "kept as sent" }
+    ]));
+}
+
+#[test]
+fn sampling_request_built_in_code() {
+    let p = CreateMessageRequestParams::new(vec![SamplingMessage::user_text("hi")], 50)
+        .with_model_preferences(ModelPreferences::new().with_hint("sonnet"))
+        .with_tool_choice(ToolChoice::new(ToolChoiceMode::None));
+    assert_eq!(
+        serde_json::to_value(&p).unwrap(),
+        json!({
+            "messages": [ { "role": "user", "content": { "type": "text", "text": "hi" } } ],
+            "modelPreferences": { "hints": [ { "name": "sonnet" } ] },
+            "toolChoice": { "mode": "none" },
+            "maxTokens": 50
+        })
+    );
+}
+
+// ---- elicitation ----------------------------------------------------------------------
+
+#[test]
+fn elicitation_form_requests_and_results() {
+    let p: ElicitRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "method": "elicitation/create",
+      "params": {
+        "mode": "form",
+        "message": "Please provide your GitHub username",
+        "requestedSchema": { "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] }
+      }
+    })));
+    assert_eq!(p.mode(), "form");
+    assert_eq!(p.message(), "Please provide your GitHub username");
+    let r: ElicitResult = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1, "result": { "action": "accept", "content": { "name": "octocat" } }
+    })));
+    assert_eq!(r.action, ElicitAction::Accept);
+
+    let p: ElicitRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 2,
+      "method": "elicitation/create",
+      "params": {
+        "mode": "form",
+        "message": "Please provide your contact information",
+        "requestedSchema": {
+          "type": "object",
+          "properties": {
+            "name": { "type": "string", "description": "Your full name" },
+            "email": { "type": "string", "format": "email", "description": "Your email address" },
+            "age": { "type": "number", "minimum": 18, "description": "Your age" }
+          },
+          "required": ["name", "email"]
+        }
+      }
+    })));
+    let ElicitRequestParams::Form(form) = p else {
+        panic!("expected form, got {p:?}");
+    };
+    assert_eq!(form.requested_schema["properties"]["age"]["minimum"], 18);
+    let r: ElicitResult = round_trip(json!({
+      "action": "accept",
+      "content": { "name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30 }
+    }));
+    assert_eq!(r.content.unwrap()["age"], 30);
+}
+
+#[test]
+fn elicitation_without_mode_is_form_and_round_trips_without_mode() {
+    // The 2025-06-18 shape: no `mode` member.
+    let p: ElicitRequestParams = round_trip(json!({
+      "message": "Please provide your GitHub username",
+      "requestedSchema": { "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] }
+    }));
+    match p {
+        ElicitRequestParams::Form(form) => assert_eq!(form.mode, None),
+        other => panic!("expected form, got {other:?}"),
+    }
+}
+
+#[test]
+fn elicitation_url_request_result_and_completion() {
+    let p: ElicitRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 3,
+      "method": "elicitation/create",
+      "params": {
+        "mode": "url",
+        "elicitationId": "550e8400-e29b-41d4-a716-446655440000",
+        "url": "https://mcp.example.com/ui/set_api_key",
+        "message": "Please provide your API key to continue."
+      }
+    })));
+    assert_eq!(
+        p,
+        ElicitRequestParams::Url(ElicitUrlParams::new(
+            "Please provide your API key to continue.",
+            "https://mcp.example.com/ui/set_api_key",
+            "550e8400-e29b-41d4-a716-446655440000",
+        ))
+    );
+    let r: ElicitResult = round_trip(payload(
+        json!({ "jsonrpc": "2.0", "id": 3, "result": { "action": "accept" } }),
+    ));
+    assert_eq!(r, ElicitResult::accept_without_content());
+    for action in ["decline", "cancel"] {
+        round_trip::<ElicitResult>(json!({ "action": action }));
+    }
+    let n: ElicitationCompleteNotificationParams = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "method": "notifications/elicitation/complete",
+      "params": { "elicitationId": "550e8400-e29b-41d4-a716-446655440000" }
+    })));
+    assert_eq!(n.elicitation_id, "550e8400-e29b-41d4-a716-446655440000");
+}
+
+#[test]
+fn elicitation_unknown_mode_is_an_error() {
+    let err = serde_json::from_value::<ElicitRequestParams>(
+        json!({ "mode": "telepathy", "message": "m" }),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("unsupported elicitation mode `telepathy`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn url_elicitation_required_error_data() {
+    let frame = json!({
+      "jsonrpc": "2.0",
+      "id": 2,
+      "error": {
+        "code": -32042,
+        "message": "This request requires more information.",
+        "data": {
+          "elicitations": [
+            {
+              "mode": "url",
+              "elicitationId": "550e8400-e29b-41d4-a716-446655440000",
+              "url": "https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000",
+              "message": "Authorization is required to access your Example Co files."
+            }
+          ]
+        }
+      }
+    });
+    let bytes = serde_json::to_vec(&frame).unwrap();
+    let Message::Error(response) = Message::from_slice(&bytes).unwrap() else {
+        panic!("expected an error response");
+    };
+    assert_eq!(response.error.code, error_codes::URL_ELICITATION_REQUIRED);
+    let data = UrlElicitationRequiredData::from_error(&response.error)
+        .unwrap()
+        .expect("a -32042 error");
+    assert_eq!(
+        data.elicitations[0].elicitation_id,
+        "550e8400-e29b-41d4-a716-446655440000"
+    );
+    round_trip::<UrlElicitationRequiredData>(frame["error"]["data"].clone());
+    let rebuilt = data
+        .into_error("This request requires more information.")
+        .unwrap();
+    assert_eq!(serde_json::to_value(&rebuilt).unwrap(), frame["error"]);
+
+    let other = ErrorObject::new(error_codes::INVALID_PARAMS, "bad");
+    assert_eq!(
+        UrlElicitationRequiredData::from_error(&other).unwrap(),
+        None
+    );
+    let missing = ErrorObject::new(error_codes::URL_ELICITATION_REQUIRED, "no data");
+    assert!(UrlElicitationRequiredData::from_error(&missing).is_err());
+}
+
+// ---- forward compatibility ------------------------------------------------------------
+
+#[test]
+fn unknown_members_and_meta_survive_everywhere() {
+    round_trip::<InitializeResult>(json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": { "tools": { "listChanged": true, "futureFlag": 1 }, "futureCap": {} },
+        "serverInfo": { "name": "s", "version": "1", "futureInfo": "x" },
+        "_meta": { "example.com/trace": "abc" },
+        "futureTop": [1]
+    }));
+    round_trip::<ListToolsResult>(json!({
+        "tools": [{ "name": "t", "inputSchema": { "type": "object" }, "futureToolMember": true,
+                    "annotations": { "futureHint": false } }],
+        "_meta": { "k": "v" }
+    }));
+    round_trip::<CreateMessageRequestParams>(json!({
+        "messages": [ { "role": "user", "content": { "type": "text", "text": "x" }, "_meta": { "m": 1 } } ],
+        "maxTokens": 10,
+        "task": { "ttl": 1000 },
+        "_meta": { "progressToken": 7 },
+        "futureParam": null
+    }));
+    round_trip::<EmptyResult>(json!({ "_meta": { "a": 1 }, "anything": "else" }));
+    round_trip::<EmptyResult>(json!({}));
+    round_trip::<PaginatedRequestParams>(json!({ "_meta": { "progressToken": "p" } }));
+}
+
+#[test]
+fn unknown_content_type_survives_inside_a_tool_result() {
+    let r: CallToolResult = round_trip(json!({
+        "content": [
+            { "type": "text", "text": "before" },
+            { "type": "video", "url": "https://example.com/v.mp4", "durationMs": 1200 }
+        ]
+    }));
+    assert!(matches!(&r.content[1], ContentBlock::Unknown(v) if v["type"] == "video"));
+    assert_eq!(r.text(), "before");
+}
