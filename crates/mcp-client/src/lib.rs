@@ -1,4 +1,50 @@
 //! The MCP client: handshake, version negotiation, typed methods and server-to-client
-//! requests, over any transport.
+//! requests, over stdio, Streamable HTTP or legacy HTTP+SSE.
 //!
-//! Not implemented yet (issue: "stdio end to end").
+//! - [`Client::connect`] picks the transport from a [`ServerConfig`] (the `.mcp.json` shape),
+//!   runs `initialize` → version check → `notifications/initialized`, and exposes what the
+//!   server declared. Methods whose capability the server did not declare are refused
+//!   locally with [`Error::CapabilityNotSupported`].
+//! - Server requests are answered by the client: `ping`, `roots/list` (from
+//!   [`ClientOptions::with_roots`]), sampling and elicitation (by the handlers you configure,
+//!   declined otherwise). A server's `notifications/cancelled` stops the handler and
+//!   suppresses the reply.
+//! - Per call: timeout, cancellation, progress ([`RequestOptions`]).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), mcp_client::Error> {
+//! use std::time::Duration;
+//! use mcp_client::{Client, ClientOptions, RequestOptions, ServerConfig};
+//! use mcp_types::CallToolRequestParams;
+//!
+//! let client = Client::connect(
+//!     &ServerConfig::stdio("my-mcp-server", ["--verbose"]),
+//!     ClientOptions::new("my-agent", "1.0"),
+//! ).await?;
+//! let params = CallToolRequestParams::new("slow_task");
+//! let options = RequestOptions::new()
+//!     .with_timeout(Duration::from_secs(10))
+//!     .with_progress(|p| eprintln!("{} of {:?}", p.progress, p.total))
+//!     .with_reset_timeout_on_progress(Duration::from_secs(120));
+//! let result = client.call_tool_with(params, options).await?;
+//! println!("{}", result.text());
+//! # Ok(()) }
+//! ```
+
+mod capability;
+mod client;
+mod config;
+mod connect;
+mod dispatcher;
+mod handlers;
+mod handshake;
+mod notification;
+mod options;
+mod output_schema;
+
+pub use client::Client;
+pub use config::{ServerConfig, TransportKind};
+pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
+pub use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
+pub use notification::ServerNotification;
+pub use options::{ClientOptions, NotificationCallback};

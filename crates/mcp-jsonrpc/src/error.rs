@@ -96,6 +96,36 @@ pub enum Error {
         /// The last lines the process wrote to stderr, if it got that far.
         stderr_tail: Option<String>,
     },
+    /// The server went away before it answered `initialize`.
+    #[error("{reason} before answering initialize{}", stderr_colon(stderr_tail.as_deref()))]
+    ClosedDuringHandshake {
+        /// What happened, e.g. "server exited with status 1".
+        reason: String,
+        /// The last lines of the server's stderr, when it has one.
+        stderr_tail: Option<String>,
+    },
+    /// The server answered `initialize` with a revision we do not speak; we disconnected.
+    #[error("server chose unsupported protocol revision {version:?} (supported: {})", mcp_types::SUPPORTED_PROTOCOL_VERSIONS.join(", "))]
+    UnsupportedProtocolVersion {
+        /// The revision the server answered with.
+        version: String,
+    },
+    /// The method needs a capability the server did not declare, so it was not sent.
+    #[error("server does not support {method}: capability `{capability}` was not declared")]
+    CapabilityNotSupported {
+        /// The method that was not sent.
+        method: String,
+        /// The missing server capability, e.g. `resources.subscribe`.
+        capability: &'static str,
+    },
+    /// A tool's `structuredContent` does not match the tool's declared `outputSchema`.
+    #[error("structured content of tool {tool:?} does not match its outputSchema: {message}")]
+    OutputSchemaMismatch {
+        /// The tool.
+        tool: String,
+        /// What the validator said.
+        message: String,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -118,6 +148,13 @@ fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> Stri
     out
 }
 
+fn stderr_colon(tail: Option<&str>) -> String {
+    match tail {
+        Some(t) if !t.trim().is_empty() => format!(": {}", t.trim_end()),
+        _ => String::new(),
+    }
+}
+
 fn stderr_suffix(tail: Option<&str>) -> String {
     match tail {
         Some(t) if !t.trim().is_empty() => format!("; stderr: {}", t.trim_end()),
@@ -137,6 +174,7 @@ impl Error {
         matches!(
             self,
             Self::TransportClosed { .. }
+                | Self::ClosedDuringHandshake { .. }
                 | Self::SseStreamClosed
                 | Self::SessionExpired { .. }
                 | Self::Connect(_)
@@ -177,6 +215,10 @@ impl Error {
             Self::Parse(_) | Self::InvalidResult { .. } => "parse",
             Self::MessageTooLarge { .. } => "too_large",
             Self::Spawn { .. } => "spawn",
+            Self::ClosedDuringHandshake { .. } => "closed",
+            Self::UnsupportedProtocolVersion { .. } => "unsupported_version",
+            Self::CapabilityNotSupported { .. } => "capability",
+            Self::OutputSchemaMismatch { .. } => "output_schema",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
             Self::Io(_) => "io",

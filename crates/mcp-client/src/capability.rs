@@ -1,0 +1,32 @@
+//! Which server capability each method needs (`basic/lifecycle`: use only what was negotiated).
+
+use mcp_jsonrpc::Error;
+use mcp_types::{ServerCapabilities, methods};
+
+/// Check that the server declared what `method` needs; `ping` and unknown methods pass.
+pub(crate) fn require(caps: &ServerCapabilities, method: &str) -> Result<(), Error> {
+    let (declared, capability) = match method {
+        methods::TOOLS_LIST | methods::TOOLS_CALL => (caps.tools.is_some(), "tools"),
+        methods::RESOURCES_LIST | methods::RESOURCES_TEMPLATES_LIST | methods::RESOURCES_READ => {
+            (caps.resources.is_some(), "resources")
+        }
+        methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => (
+            caps.resources
+                .as_ref()
+                .is_some_and(|r| r.subscribe == Some(true)),
+            "resources.subscribe",
+        ),
+        methods::PROMPTS_LIST | methods::PROMPTS_GET => (caps.prompts.is_some(), "prompts"),
+        methods::COMPLETION_COMPLETE => (caps.completions.is_some(), "completions"),
+        methods::LOGGING_SET_LEVEL => (caps.logging.is_some(), "logging"),
+        _ => return Ok(()),
+    };
+    if declared {
+        Ok(())
+    } else {
+        Err(Error::CapabilityNotSupported {
+            method: method.to_owned(),
+            capability,
+        })
+    }
+}

@@ -1,0 +1,475 @@
+//! [`Client`]: one initialized MCP session over one transport, with the typed API.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use mcp_jsonrpc::{Error, RequestOptions, Transport, TransportHandler};
+use mcp_types::{
+    CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
+    PaginatedRequestParams, Prompt, RawValue, ReadResourceRequestParams, ReadResourceResult,
+    Resource, ResourceTemplate, Root, ServerCapabilities, SetLevelRequestParams,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams, methods,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::sync::{Mutex as AsyncMutex, broadcast, watch};
+
+use crate::capability;
+use crate::dispatcher::Dispatcher;
+use crate::handshake;
+use crate::output_schema::OutputSchemas;
+use crate::{ClientOptions, ServerNotification};
+
+/// The most pages a `list_all_*` call follows: a server that keeps returning cursors must
+/// not keep a caller busy forever.
+const MAX_PAGES: usize = 10_000;
+
+/// An initialized connection to one MCP server.
+///
+/// Cheap to clone; clones share the connection. Requests may run concurrently.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
+/// use mcp_client::{Client, ClientOptions, ServerConfig};
+///
+/// let config = ServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-everything"]);
+/// let client = Client::connect(&config, ClientOptions::new("my-agent", "1.0")).await?;
+/// for tool in client.list_all_tools().await? {
+///     println!("{}", tool.name);
+/// }
+/// let result = client.call_tool("echo", Some(serde_json::json!({"message": "hi"}))).await?;
+/// println!("{}", result.text());
+/// client.close().await;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    transport: Arc<dyn Transport>,
+    dispatcher: Arc<Dispatcher>,
+    session: RwLock<Arc<InitializeResult>>,
+    /// Bumped by every re-initialization, so concurrent requests that all saw the session
+    /// expire share one fresh `initialize`.
+    generation: AtomicU64,
+    reinit: AsyncMutex<()>,
+    output_schemas: OutputSchemas,
+    transport_label: String,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("transport", &self.inner.transport_label)
+            .field("server", &self.server_info().name)
+            .field("protocol_version", &self.protocol_version())
+            .finish()
+    }
+}
+
+impl Client {
+    /// Build a client over a transport made by `make_transport`, then run the handshake.
+    ///
+    /// `make_transport` receives the handler the transport must report its events to; this
+    /// is how custom transports plug in. [`Client::connect`] uses it for the built-in ones.
+    pub async fn connect_with<F, Fut>(
+        options: ClientOptions,
+        make_transport: F,
+    ) -> Result<Self, Error>
+    where
+        F: FnOnce(Arc<dyn TransportHandler>) -> Fut,
+        Fut: std::future::Future<Output = Result<Arc<dyn Transport>, Error>>,
+    {
+        let dispatcher = Dispatcher::new(options);
+        let transport =
+            make_transport(Arc::clone(&dispatcher) as Arc<dyn TransportHandler>).await?;
+        let label = transport.kind().to_owned();
+        Self::handshake_on(transport, dispatcher, label).await
+    }
+
+    pub(crate) async fn handshake_on(
+        transport: Arc<dyn Transport>,
+        dispatcher: Arc<Dispatcher>,
+        transport_label: String,
+    ) -> Result<Self, Error> {
+        let session = match handshake::initialize(&*transport, dispatcher.options()).await {
+            Ok(session) => session,
+            Err(e) => {
+                transport.close().await;
+                return Err(e);
+            }
+        };
+        Ok(Self {
+            inner: Arc::new(Inner {
+                transport,
+                dispatcher,
+                session: RwLock::new(Arc::new(session)),
+                generation: AtomicU64::new(0),
+                reinit: AsyncMutex::new(()),
+                output_schemas: OutputSchemas::default(),
+                transport_label,
+            }),
+        })
+    }
+
+    fn session(&self) -> Arc<InitializeResult> {
+        Arc::clone(&self.inner.session.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// The server's `initialize` answer: name, version, capabilities, instructions.
+    pub fn initialize_result(&self) -> Arc<InitializeResult> {
+        self.session()
+    }
+
+    /// The server's name, version and other details.
+    pub fn server_info(&self) -> Implementation {
+        self.session().server_info.clone()
+    }
+
+    /// What the server declared it supports.
+    pub fn server_capabilities(&self) -> ServerCapabilities {
+        self.session().capabilities.clone()
+    }
+
+    /// The server's usage instructions, if it sent any.
+    pub fn instructions(&self) -> Option<String> {
+        self.session().instructions.clone()
+    }
+
+    /// The negotiated protocol revision.
+    pub fn protocol_version(&self) -> String {
+        self.session().protocol_version.clone()
+    }
+
+    /// The transport in use: `"stdio"`, `"http"`, `"sse"` (after auto-detection, the one
+    /// that worked).
+    pub fn transport_kind(&self) -> &str {
+        &self.inner.transport_label
+    }
+
+    /// Whether the connection is up.
+    pub fn is_connected(&self) -> bool {
+        self.inner.transport.is_connected()
+    }
+
+    /// The last lines of the server's stderr (stdio), for error reports.
+    pub fn stderr_tail(&self) -> Option<String> {
+        self.inner.transport.stderr_tail()
+    }
+
+    /// Subscribe to server notifications (each subscriber sees every notification sent
+    /// after it subscribed; one that falls more than 1024 behind misses the oldest).
+    pub fn notifications(&self) -> broadcast::Receiver<ServerNotification> {
+        self.inner.dispatcher.subscribe()
+    }
+
+    /// Resolves when the transport has closed (the server exited, the stream ended, or
+    /// [`close`](Self::close) was called).
+    pub async fn closed(&self) {
+        let mut rx: watch::Receiver<bool> = self.inner.dispatcher.closed();
+        // An Err means the sender is gone, which only happens once everything is closed.
+        let _ = rx.wait_for(|closed| *closed).await;
+    }
+
+    /// Close the connection (for stdio: shut the server down as the specification says).
+    pub async fn close(&self) {
+        self.inner.transport.close().await;
+    }
+
+    /// Replace the roots offered to the server and tell it (`notifications/roots/list_changed`)
+    /// when the client declared `roots.listChanged`.
+    pub async fn set_roots(&self, roots: Vec<Root>) -> Result<(), Error> {
+        self.inner.dispatcher.set_roots(roots);
+        if self.inner.dispatcher.options().roots.is_some() {
+            self.inner
+                .transport
+                .notify(methods::ROOTS_LIST_CHANGED, None)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Send a request and return its raw result. When the HTTP session expired, the client
+    /// initializes a fresh session and retries the request once.
+    pub async fn request_raw(
+        &self,
+        method: &str,
+        params: Option<Box<RawValue>>,
+        options: RequestOptions,
+    ) -> Result<Box<RawValue>, Error> {
+        capability::require(&self.session().capabilities, method)?;
+        let generation = self.inner.generation.load(Ordering::Acquire);
+        // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
+        let retry_params = (self.inner.transport.kind() == "http").then(|| params.clone());
+        match self
+            .inner
+            .transport
+            .request(method, params, options.clone())
+            .await
+        {
+            Err(Error::SessionExpired { .. }) if retry_params.is_some() => {
+                self.reinitialize(generation).await?;
+                self.inner
+                    .transport
+                    .request(method, retry_params.flatten(), options)
+                    .await
+            }
+            other => other,
+        }
+    }
+
+    /// Send a request with typed params and decode its result into `R`.
+    pub async fn request<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: &P,
+        options: RequestOptions,
+    ) -> Result<R, Error> {
+        let params = mcp_types::to_raw(params)
+            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+        let raw = self.request_raw(method, Some(params), options).await?;
+        decode(method, &raw)
+    }
+
+    /// Send a notification.
+    pub async fn notify<P: Serialize>(
+        &self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), Error> {
+        let params = params
+            .map(mcp_types::to_raw)
+            .transpose()
+            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+        self.inner.transport.notify(method, params).await
+    }
+
+    async fn reinitialize(&self, seen_generation: u64) -> Result<(), Error> {
+        let _guard = self.inner.reinit.lock().await;
+        if self.inner.generation.load(Ordering::Acquire) != seen_generation {
+            return Ok(()); // another request already started a fresh session
+        }
+        tracing::info!(target: "mcp::client", "session expired; initializing a new session");
+        self.inner.transport.reset_session();
+        let session =
+            handshake::initialize(&*self.inner.transport, self.inner.dispatcher.options()).await?;
+        *self
+            .inner
+            .session
+            .write()
+            .unwrap_or_else(|p| p.into_inner()) = Arc::new(session);
+        self.inner.output_schemas.clear();
+        self.inner.generation.fetch_add(1, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// `ping`: check the server is alive.
+    pub async fn ping(&self) -> Result<(), Error> {
+        self.request_raw(methods::PING, None, RequestOptions::new())
+            .await
+            .map(drop)
+    }
+
+    /// One page of `tools/list`. Output schemas are remembered for [`call_tool`](Self::call_tool).
+    pub async fn list_tools(&self, cursor: Option<String>) -> Result<ListToolsResult, Error> {
+        let result: ListToolsResult = self.paged(methods::TOOLS_LIST, cursor).await?;
+        self.inner.output_schemas.learn(&result.tools);
+        Ok(result)
+    }
+
+    /// Every tool, following `nextCursor` to the end.
+    pub async fn list_all_tools(&self) -> Result<Vec<Tool>, Error> {
+        self.all_pages(
+            |cursor| self.list_tools(cursor),
+            |page| (page.tools, page.next_cursor),
+        )
+        .await
+    }
+
+    /// `tools/call` with the given arguments (an object, or `None`).
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Value>,
+    ) -> Result<CallToolResult, Error> {
+        let mut params = CallToolRequestParams::new(name);
+        match arguments {
+            Some(serde_json::Value::Object(map)) => params = params.with_arguments(map),
+            Some(serde_json::Value::Null) | None => {}
+            Some(other) => {
+                return Err(Error::Protocol(format!(
+                    "tool arguments must be a JSON object, not {other}"
+                )));
+            }
+        }
+        self.call_tool_with(params, RequestOptions::new()).await
+    }
+
+    /// `tools/call` with full params and per-call options (timeout, cancellation, progress).
+    ///
+    /// When the tool declared an `outputSchema` in the last `tools/list`, its
+    /// `structuredContent` is validated against it.
+    pub async fn call_tool_with(
+        &self,
+        params: CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, Error> {
+        let result: CallToolResult = self.request(methods::TOOLS_CALL, &params, options).await?;
+        self.inner.output_schemas.check(&params.name, &result)?;
+        Ok(result)
+    }
+
+    /// One page of `resources/list`.
+    pub async fn list_resources(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<ListResourcesResult, Error> {
+        self.paged(methods::RESOURCES_LIST, cursor).await
+    }
+
+    /// Every resource.
+    pub async fn list_all_resources(&self) -> Result<Vec<Resource>, Error> {
+        self.all_pages(|c| self.list_resources(c), |p| (p.resources, p.next_cursor))
+            .await
+    }
+
+    /// One page of `resources/templates/list`.
+    pub async fn list_resource_templates(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<ListResourceTemplatesResult, Error> {
+        self.paged(methods::RESOURCES_TEMPLATES_LIST, cursor).await
+    }
+
+    /// Every resource template.
+    pub async fn list_all_resource_templates(&self) -> Result<Vec<ResourceTemplate>, Error> {
+        self.all_pages(
+            |c| self.list_resource_templates(c),
+            |p| (p.resource_templates, p.next_cursor),
+        )
+        .await
+    }
+
+    /// `resources/read`.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, Error> {
+        self.request(
+            methods::RESOURCES_READ,
+            &ReadResourceRequestParams::new(uri),
+            RequestOptions::new(),
+        )
+        .await
+    }
+
+    /// `resources/subscribe` (needs the server's `resources.subscribe`).
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), Error> {
+        let params = SubscribeRequestParams::new(uri);
+        self.request::<_, serde::de::IgnoredAny>(
+            methods::RESOURCES_SUBSCRIBE,
+            &params,
+            RequestOptions::new(),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// `resources/unsubscribe`.
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), Error> {
+        let params = UnsubscribeRequestParams::new(uri);
+        self.request::<_, serde::de::IgnoredAny>(
+            methods::RESOURCES_UNSUBSCRIBE,
+            &params,
+            RequestOptions::new(),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// One page of `prompts/list`.
+    pub async fn list_prompts(&self, cursor: Option<String>) -> Result<ListPromptsResult, Error> {
+        self.paged(methods::PROMPTS_LIST, cursor).await
+    }
+
+    /// Every prompt.
+    pub async fn list_all_prompts(&self) -> Result<Vec<Prompt>, Error> {
+        self.all_pages(|c| self.list_prompts(c), |p| (p.prompts, p.next_cursor))
+            .await
+    }
+
+    /// `prompts/get`.
+    pub async fn get_prompt(
+        &self,
+        params: GetPromptRequestParams,
+    ) -> Result<GetPromptResult, Error> {
+        self.request(methods::PROMPTS_GET, &params, RequestOptions::new())
+            .await
+    }
+
+    /// `completion/complete` (needs the server's `completions`).
+    pub async fn complete(&self, params: CompleteRequestParams) -> Result<CompleteResult, Error> {
+        self.request(methods::COMPLETION_COMPLETE, &params, RequestOptions::new())
+            .await
+    }
+
+    /// `logging/setLevel` (needs the server's `logging`).
+    pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), Error> {
+        let params = SetLevelRequestParams::new(level);
+        self.request::<_, serde::de::IgnoredAny>(
+            methods::LOGGING_SET_LEVEL,
+            &params,
+            RequestOptions::new(),
+        )
+        .await
+        .map(drop)
+    }
+
+    async fn paged<R: DeserializeOwned>(
+        &self,
+        method: &str,
+        cursor: Option<String>,
+    ) -> Result<R, Error> {
+        let params = cursor.map(|c| PaginatedRequestParams::default().with_cursor(c));
+        match params {
+            Some(p) => self.request(method, &p, RequestOptions::new()).await,
+            None => {
+                let raw = self
+                    .request_raw(method, None, RequestOptions::new())
+                    .await?;
+                decode(method, &raw)
+            }
+        }
+    }
+
+    async fn all_pages<P, T, Fut>(
+        &self,
+        mut fetch: impl FnMut(Option<String>) -> Fut,
+        split: impl Fn(P) -> (Vec<T>, Option<String>),
+    ) -> Result<Vec<T>, Error>
+    where
+        Fut: std::future::Future<Output = Result<P, Error>>,
+    {
+        let mut items = Vec::new();
+        let mut cursor = None;
+        for _ in 0..MAX_PAGES {
+            let (page, next) = split(fetch(cursor.take()).await?);
+            items.extend(page);
+            match next {
+                Some(next) => cursor = Some(next),
+                None => return Ok(items),
+            }
+        }
+        Err(Error::Protocol(format!(
+            "server kept paginating past {MAX_PAGES} pages"
+        )))
+    }
+}
+
+pub(crate) fn decode<R: DeserializeOwned>(method: &str, raw: &RawValue) -> Result<R, Error> {
+    serde_json::from_str(raw.get()).map_err(|source| Error::InvalidResult {
+        method: method.to_owned(),
+        source,
+    })
+}

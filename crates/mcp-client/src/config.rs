@@ -1,0 +1,218 @@
+//! One server's configuration, in the shape users already write in `.mcp.json`,
+//! Claude Desktop, Cursor and VS Code: `command`/`args`/`env`/`cwd` for a local server, or
+//! `type`/`url`/`headers` for a remote one.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_jsonrpc::{Error, IdFormat};
+use serde::{Deserialize, Serialize};
+
+/// How to reach one MCP server.
+///
+/// ```
+/// use mcp_client::{ServerConfig, TransportKind};
+/// let config: ServerConfig = serde_json::from_str(
+///     r#"{"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "timeout": 5000}"#,
+/// ).unwrap();
+/// assert_eq!(config.transport_kind().unwrap(), TransportKind::Stdio);
+/// assert_eq!(config.timeout, Some(5000));
+/// ```
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// `"stdio"`, `"http"` (also `"streamable-http"`), `"sse"` or `"auto"`; absent means stdio
+    /// when `command` is set and auto-detection when `url` is set.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Program to spawn (stdio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Its arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Extra environment variables for the child (values are secrets: never logged).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Working directory of the child.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    /// Server URL (HTTP, SSE, auto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Extra HTTP headers, sent only to the server's own origin (values are secrets).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Request timeout in ms (`MCP_TIMEOUT_MS` overrides it; 0 disables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u64>,
+    /// `"number"` (default) or `"string"` request ids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id_format: Option<String>,
+    /// Everything else (`enabled`, tool filters, ...), kept for the layers above.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Which transport a [`ServerConfig`] selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportKind {
+    /// A local child process over stdin/stdout.
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+    /// Legacy HTTP+SSE (2024-11-05).
+    Sse,
+    /// Try Streamable HTTP, fall back to legacy SSE on 400/404/405.
+    Auto,
+}
+
+impl TransportKind {
+    /// The name used in configs and status output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Stdio => "stdio",
+            Self::Http => "http",
+            Self::Sse => "sse",
+            Self::Auto => "auto",
+        }
+    }
+}
+
+impl ServerConfig {
+    /// A stdio server config.
+    pub fn stdio(
+        command: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        Self {
+            command: Some(command.into()),
+            args: args.into_iter().map(Into::into).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// A remote server config of the given kind (`"http"`, `"sse"`, `"auto"`).
+    pub fn remote(kind: TransportKind, url: impl Into<String>) -> Self {
+        Self {
+            kind: Some(kind.as_str().to_owned()),
+            url: Some(url.into()),
+            ..Self::default()
+        }
+    }
+
+    /// Add an environment variable for the child.
+    #[must_use]
+    pub fn with_env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+
+    /// Add an HTTP header.
+    #[must_use]
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.insert(name.into(), value.into());
+        self
+    }
+
+    /// Set the request timeout in ms.
+    #[must_use]
+    pub fn with_timeout_ms(mut self, ms: u64) -> Self {
+        self.timeout = Some(ms);
+        self
+    }
+
+    /// Which transport this config selects.
+    pub fn transport_kind(&self) -> Result<TransportKind, Error> {
+        match self.kind.as_deref() {
+            None if self.command.is_some() => Ok(TransportKind::Stdio),
+            None if self.url.is_some() => Ok(TransportKind::Auto),
+            None => Err(Error::Config(
+                "server needs either `command` or `url`".into(),
+            )),
+            Some("stdio") => Ok(TransportKind::Stdio),
+            Some("http" | "streamable-http" | "streamableHttp") => Ok(TransportKind::Http),
+            Some("sse") => Ok(TransportKind::Sse),
+            Some("auto") => Ok(TransportKind::Auto),
+            Some(other) => Err(Error::Config(format!(
+                "unknown transport type {other:?} (expected stdio, http, sse or auto)"
+            ))),
+        }
+    }
+
+    /// The request-id format.
+    pub fn id_format(&self) -> Result<IdFormat, Error> {
+        match self.request_id_format.as_deref() {
+            None | Some("number") => Ok(IdFormat::Number),
+            Some("string") => Ok(IdFormat::String),
+            Some(other) => Err(Error::Config(format!(
+                "unknown requestIdFormat {other:?} (expected \"number\" or \"string\")"
+            ))),
+        }
+    }
+
+    /// The default request timeout: `MCP_TIMEOUT_MS`, else `timeout`, else 30 s; 0 disables.
+    pub fn resolved_timeout(&self) -> Option<Duration> {
+        mcp_jsonrpc::resolve_timeout_from_env(self.timeout)
+    }
+}
+
+impl fmt::Debug for ServerConfig {
+    // Env values and header values are credentials more often than not: show keys only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("kind", &self.kind)
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("cwd", &self.cwd)
+            .field("url", &self.url)
+            .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field("timeout", &self.timeout)
+            .field("request_id_format", &self.request_id_format)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selects_transport_like_other_clients() {
+        let stdio: ServerConfig = serde_json::from_str(r#"{"command":"x"}"#).unwrap();
+        assert_eq!(stdio.transport_kind().unwrap(), TransportKind::Stdio);
+        let bare_url: ServerConfig = serde_json::from_str(r#"{"url":"http://h/mcp"}"#).unwrap();
+        assert_eq!(bare_url.transport_kind().unwrap(), TransportKind::Auto);
+        let http: ServerConfig =
+            serde_json::from_str(r#"{"type":"http","url":"http://h/mcp"}"#).unwrap();
+        assert_eq!(http.transport_kind().unwrap(), TransportKind::Http);
+        let sse: ServerConfig =
+            serde_json::from_str(r#"{"type":"sse","url":"http://h/sse"}"#).unwrap();
+        assert_eq!(sse.transport_kind().unwrap(), TransportKind::Sse);
+        let bad: ServerConfig = serde_json::from_str(r#"{"type":"carrier-pigeon"}"#).unwrap();
+        assert!(matches!(bad.transport_kind(), Err(Error::Config(_))));
+    }
+
+    #[test]
+    fn debug_hides_secrets_and_unknown_members_survive() {
+        let c: ServerConfig = serde_json::from_str(
+            r#"{"command":"x","env":{"API_KEY":"sk-secret"},"headers":{"Authorization":"Bearer tok"},"enabled":false}"#,
+        )
+        .unwrap();
+        let dbg = format!("{c:?}");
+        assert!(
+            dbg.contains("API_KEY") && !dbg.contains("sk-secret") && !dbg.contains("Bearer tok"),
+            "{dbg}"
+        );
+        assert_eq!(
+            c.extra.get("enabled"),
+            Some(&serde_json::Value::Bool(false))
+        );
+        assert_eq!(c.id_format().unwrap(), IdFormat::Number);
+    }
+}

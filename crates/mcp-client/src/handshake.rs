@@ -1,0 +1,64 @@
+//! The lifecycle handshake (`basic/lifecycle`): `initialize`, wait for the answer, check
+//! the revision, let the transport set up (HTTP: protocol header, GET stream), then
+//! `notifications/initialized`. Nothing else is sent before the answer arrives.
+
+use mcp_jsonrpc::{Error, RequestOptions, Transport};
+use mcp_types::{InitializeRequestParams, InitializeResult, is_supported_version, methods};
+
+use crate::ClientOptions;
+use crate::client::decode;
+
+pub(crate) async fn initialize(
+    transport: &dyn Transport,
+    options: &ClientOptions,
+) -> Result<InitializeResult, Error> {
+    let params = InitializeRequestParams::new(
+        options.protocol_version.clone(),
+        options.capabilities(),
+        options.client_info.clone(),
+    );
+    let params = mcp_types::to_raw(&params).map_err(|e| Error::Protocol(e.to_string()))?;
+    let raw = match transport
+        .request(methods::INITIALIZE, Some(params), RequestOptions::new())
+        .await
+    {
+        Ok(raw) => raw,
+        Err(e) => return Err(explain_early_close(transport, e)),
+    };
+    let result: InitializeResult = decode(methods::INITIALIZE, &raw)?;
+    if !is_supported_version(&result.protocol_version) {
+        // The schema says MUST disconnect; the caller closes the transport.
+        return Err(Error::UnsupportedProtocolVersion {
+            version: result.protocol_version,
+        });
+    }
+    transport
+        .protocol_negotiated(&result.protocol_version)
+        .await;
+    transport.notify(methods::INITIALIZED, None).await?;
+    tracing::debug!(
+        target: "mcp::client",
+        server = %result.server_info.name,
+        version = %result.protocol_version,
+        "initialized"
+    );
+    Ok(result)
+}
+
+/// A server that dies before answering `initialize` is the most common setup mistake (a
+/// wrong path, a missing API key): say so, with what it wrote to stderr.
+fn explain_early_close(transport: &dyn Transport, error: Error) -> Error {
+    let reason = match error {
+        Error::TransportClosed { detail } => {
+            detail.unwrap_or_else(|| "the server closed the connection".into())
+        }
+        Error::Io(e) if !transport.is_connected() => {
+            format!("the server closed the connection ({e})")
+        }
+        other => return other,
+    };
+    Error::ClosedDuringHandshake {
+        reason,
+        stderr_tail: transport.stderr_tail(),
+    }
+}

@@ -1,0 +1,139 @@
+//! What a client says about itself and which server requests it can answer.
+
+use std::fmt;
+use std::sync::Arc;
+
+use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Root};
+
+use crate::ServerNotification;
+use crate::handlers::{ElicitationHandler, ElicitationModes, SamplingHandler};
+
+/// Called for every server notification, on the transport's reader task: keep it short.
+pub type NotificationCallback = Arc<dyn Fn(&ServerNotification) + Send + Sync>;
+
+/// Options for [`crate::Client::connect`]. Capabilities are derived from what is actually
+/// configured, so the client never declares what it cannot do.
+///
+/// ```
+/// use mcp_client::ClientOptions;
+/// use mcp_types::Root;
+/// let options = ClientOptions::new("my-agent", "1.0.0")
+///     .with_roots(vec![Root::new("file:///home/me/project").unwrap()]);
+/// let caps = options.capabilities();
+/// assert_eq!(caps.roots.unwrap().list_changed, Some(true));
+/// assert!(caps.sampling.is_none() && caps.elicitation.is_none());
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct ClientOptions {
+    /// Sent as `clientInfo` in `initialize`.
+    pub client_info: Implementation,
+    /// The revision offered in `initialize` (the newest we support, by default).
+    pub protocol_version: String,
+    pub(crate) roots: Option<Vec<Root>>,
+    pub(crate) sampling: Option<Arc<dyn SamplingHandler>>,
+    pub(crate) sampling_tools: bool,
+    pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
+    pub(crate) on_notification: Option<NotificationCallback>,
+}
+
+impl ClientOptions {
+    /// Options for a client with this name and version.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            client_info: Implementation::new(name, version),
+            protocol_version: LATEST_PROTOCOL_VERSION.to_owned(),
+            roots: None,
+            sampling: None,
+            sampling_tools: false,
+            elicitation: None,
+            on_notification: None,
+        }
+    }
+
+    /// Expose these roots to the server (`roots/list`), and declare `roots.listChanged`:
+    /// [`crate::Client::set_roots`] sends `notifications/roots/list_changed`.
+    #[must_use]
+    pub fn with_roots(mut self, roots: Vec<Root>) -> Self {
+        self.roots = Some(roots);
+        self
+    }
+
+    /// Answer `sampling/createMessage` with `handler`, and declare `sampling`.
+    #[must_use]
+    pub fn with_sampling(mut self, handler: impl SamplingHandler) -> Self {
+        self.sampling = Some(Arc::new(handler));
+        self
+    }
+
+    /// Also declare `sampling.tools` (the handler understands tool use in sampling).
+    #[must_use]
+    pub fn with_sampling_tools(mut self) -> Self {
+        self.sampling_tools = true;
+        self
+    }
+
+    /// Answer `elicitation/create` in `modes` with `handler`, and declare them.
+    #[must_use]
+    pub fn with_elicitation(
+        mut self,
+        modes: ElicitationModes,
+        handler: impl ElicitationHandler,
+    ) -> Self {
+        self.elicitation = Some((modes, Arc::new(handler)));
+        self
+    }
+
+    /// Call `f` for every server notification (in addition to [`crate::Client::notifications`]).
+    #[must_use]
+    pub fn with_notification_callback(
+        mut self,
+        f: impl Fn(&ServerNotification) + Send + Sync + 'static,
+    ) -> Self {
+        self.on_notification = Some(Arc::new(f));
+        self
+    }
+
+    /// Offer a different protocol revision in `initialize` (for testing older servers).
+    #[must_use]
+    pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.protocol_version = version.into();
+        self
+    }
+
+    /// The capabilities this client declares, derived from what is configured.
+    pub fn capabilities(&self) -> ClientCapabilities {
+        let mut caps = ClientCapabilities::default();
+        if self.roots.is_some() {
+            caps = caps.with_roots(true);
+        }
+        if self.sampling.is_some() {
+            caps = caps.with_sampling();
+            if let (true, Some(sampling)) = (self.sampling_tools, caps.sampling.as_mut()) {
+                sampling.tools = Some(serde_json::json!({}));
+            }
+        }
+        if let Some((modes, _)) = &self.elicitation {
+            caps = caps.with_elicitation(modes.form, modes.url);
+        }
+        caps
+    }
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+    }
+}
+
+impl fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientOptions")
+            .field("client_info", &self.client_info)
+            .field("protocol_version", &self.protocol_version)
+            .field("roots", &self.roots)
+            .field("sampling", &self.sampling.is_some())
+            .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,81 @@
+//! Validation of `structuredContent` against a tool's `outputSchema` (JSON Schema 2020-12
+//! by default, as 2025-11-25 requires). Validators are compiled once per tool and cached.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use mcp_jsonrpc::Error;
+use mcp_types::{CallToolResult, Tool};
+
+/// Compiled output schemas of the tools seen in `tools/list`, by tool name.
+#[derive(Default)]
+pub(crate) struct OutputSchemas {
+    by_tool: Mutex<HashMap<String, Arc<jsonschema::Validator>>>,
+}
+
+impl OutputSchemas {
+    /// Remember the schemas of `tools` (replacing what a previous listing said about them).
+    pub(crate) fn learn(&self, tools: &[Tool]) {
+        let mut map = self.by_tool.lock().unwrap_or_else(|p| p.into_inner());
+        for tool in tools {
+            match tool.output_schema.as_ref().map(jsonschema::validator_for) {
+                Some(Ok(validator)) => {
+                    map.insert(tool.name.clone(), Arc::new(validator));
+                }
+                Some(Err(error)) => {
+                    // A schema we cannot compile cannot be enforced; say so once, keep going.
+                    tracing::warn!(target: "mcp::client", tool = %tool.name, %error, "ignoring invalid outputSchema");
+                    map.remove(&tool.name);
+                }
+                None => {
+                    map.remove(&tool.name);
+                }
+            }
+        }
+    }
+
+    /// Forget everything (after a re-initialization the tool list may differ).
+    pub(crate) fn clear(&self) {
+        self.by_tool
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+
+    /// Check `result` against `tool`'s schema, when it declared one. Error results
+    /// (`isError: true`) carry no structured content obligation.
+    pub(crate) fn check(&self, tool: &str, result: &CallToolResult) -> Result<(), Error> {
+        let validator = self
+            .by_tool
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(tool)
+            .cloned();
+        let Some(validator) = validator else {
+            return Ok(());
+        };
+        if result.is_error() {
+            return Ok(());
+        }
+        let Some(structured) = result.structured_content.as_ref() else {
+            return Err(Error::OutputSchemaMismatch {
+                tool: tool.to_owned(),
+                message: "the tool declares an outputSchema but returned no structuredContent"
+                    .into(),
+            });
+        };
+        let errors: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|e| e.to_string())
+            .take(5)
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::OutputSchemaMismatch {
+                tool: tool.to_owned(),
+                message: errors.join("; "),
+            })
+        }
+    }
+}
