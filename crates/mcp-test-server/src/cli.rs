@@ -1,0 +1,46 @@
+//! The whole program: flags in, exit code out.
+
+use std::process::ExitCode;
+
+use crate::options::ServerOptions;
+use crate::stdio::serve_stdio;
+
+/// Parse `args` (program name first) and serve MCP on stdin/stdout until stdin closes.
+///
+/// Self-contained: builds its own single-threaded Tokio runtime, so the `mcp` CLI can call
+/// it when re-executed as its bundled demo server. `--help` and `--version` print and
+/// succeed; bad flags print the usage error and return 2.
+pub fn main_with_args(args: impl IntoIterator<Item = String>) -> ExitCode {
+    let options = match ServerOptions::try_parse_args(args) {
+        Ok(options) => options,
+        Err(e) => {
+            // clap routes help to stdout and errors to stderr.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("mcp-test-server: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(serve_stdio(options));
+    // Do not wait for the blocking stdin reader thread: it may sit in read(2) forever.
+    runtime.shutdown_background();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-test-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Method routing: which handler answers which request.
+
+use std::sync::Arc;
+
+use mcp_types::ErrorObject;
+use serde_json::{Value, json};
+
+use crate::server::{Core, Outcome};
+use crate::sink::Sink;
+use crate::{completion, lifecycle, logging, pagination, prompts, resources, tools};
+
+/// What a request handler may use: the session, the sink of this request's answers, and
+/// the request's progress token.
+#[derive(Debug)]
+pub(crate) struct Ctx {
+    pub(crate) core: Arc<Core>,
+    pub(crate) sink: Sink,
+    pub(crate) progress_token: Option<Value>,
+}
+
+impl Ctx {
+    pub(crate) fn new(core: Arc<Core>, sink: Sink, params: &Value) -> Self {
+        let progress_token = params
+            .pointer("/_meta/progressToken")
+            .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
+            .cloned();
+        Self {
+            core,
+            sink,
+            progress_token,
+        }
+    }
+}
+
+/// Answer one request.
+pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome {
+    let gated = ctx.core.options.no_capabilities && !matches!(method, "initialize" | "ping");
+    let result = match method {
+        // With no capabilities declared, a strict server knows only the lifecycle methods.
+        _ if gated => Err(ErrorObject::method_not_found(method)),
+        "initialize" => lifecycle::initialize(&ctx.core, &params),
+        "ping" => Ok(json!({})),
+        "tools/list" => {
+            let extra_tool = ctx.core.state().extra_tool;
+            list(ctx, "tools", tools::definitions(extra_tool), &params)
+        }
+        "tools/call" => tools::call(ctx, &params).await,
+        "resources/list" => list(ctx, "resources", resources::list(), &params),
+        "resources/templates/list" => {
+            list(ctx, "resourceTemplates", resources::templates(), &params)
+        }
+        "resources/read" => resources::read(&params),
+        "resources/subscribe" => resources::subscribe(&ctx.core, &params, true),
+        "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
+        "prompts/list" => list(ctx, "prompts", prompts::list(), &params),
+        "prompts/get" => prompts::get(&params),
+        "completion/complete" => completion::complete(&params),
+        "logging/setLevel" => logging::parse_set_level(&params).map(|level| {
+            ctx.core.state().log_level = Some(level);
+            json!({})
+        }),
+        _ => Err(ErrorObject::method_not_found(method)),
+    };
+    Outcome::Reply(result)
+}
+
+fn list(ctx: &Ctx, key: &str, items: Vec<Value>, params: &Value) -> Result<Value, ErrorObject> {
+    let (page, next) = pagination::page(items, params, ctx.core.options.page_size)?;
+    let mut result = json!({ key: page });
+    if let Some(cursor) = next {
+        result["nextCursor"] = json!(cursor);
+    }
+    Ok(result)
+}
