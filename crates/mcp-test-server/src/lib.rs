@@ -38,6 +38,8 @@ mod server;
 mod sink;
 mod state;
 mod stdio;
+#[cfg(test)]
+mod tests;
 mod tools;
 
 pub use cli::main_with_args;

@@ -131,7 +131,7 @@ impl Server {
     }
 
     /// Close stdin and wait for the exit status.
-    async fn finish(mut self) -> std::process::ExitStatus {
+    async fn finish(&mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         timeout(WAIT, self.child.wait())
             .await
@@ -444,4 +444,137 @@ async fn crash_exits_with_the_code_without_answering() {
     assert_eq!(server.line().await, None, "stdout ends without an answer");
     let status = timeout(WAIT, server.child.wait()).await.unwrap().unwrap();
     assert_eq!(status.code(), Some(42));
+}
+
+#[tokio::test]
+async fn server_requests_are_answered_over_the_pipes() {
+    let mut server = Server::spawn(&[]);
+    server
+        .initialize_with("2025-11-25", json!({"sampling": {}}))
+        .await;
+    server
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "sample", "arguments": {"prompt": "2+2?"}}),
+        )
+        .await;
+    let request = server.message().await;
+    assert_eq!(request["method"], "sampling/createMessage");
+    server
+        .send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"role": "assistant", "content": {"type": "text", "text": "4"}, "model": "test"}}))
+        .await;
+    let (answer, _) = server.response(1).await;
+    assert_eq!(text_of(&answer), "4");
+    assert!(server.finish().await.success());
+}
+
+#[tokio::test]
+async fn cancel_own_request_cancels_on_the_wire() {
+    let mut server = Server::spawn(&[]);
+    server
+        .initialize_with("2025-11-25", json!({"sampling": {}}))
+        .await;
+    server
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "cancel_own_request", "arguments": {"delay_ms": 50}}),
+        )
+        .await;
+    let request = server.message().await;
+    assert_eq!(request["method"], "sampling/createMessage");
+    let cancelled = server.message().await;
+    assert_eq!(cancelled["method"], "notifications/cancelled");
+    assert_eq!(cancelled["params"]["requestId"], request["id"]);
+    let (answer, _) = server.response(1).await;
+    let report: Value = serde_json::from_str(text_of(&answer)).unwrap();
+    assert_eq!(report["reply_received"], false);
+    assert!(server.finish().await.success());
+}
+
+fn process_alive(pid: &str) -> bool {
+    // A zombie still has a /proc entry; its state letter is Z.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[tokio::test]
+async fn spawn_child_reports_a_live_child_that_dies_with_a_clean_exit() {
+    let mut server = Server::spawn(&["--spawn-child"]);
+    server.initialize().await;
+    let answer = server.call(1, "child_pid", json!({})).await;
+    let pid = text_of(&answer).to_owned();
+    assert!(pid.parse::<u32>().is_ok(), "a pid: {pid}");
+    assert!(process_alive(&pid), "child {pid} runs");
+    assert!(server.finish().await.success());
+    assert!(!process_alive(&pid), "child {pid} stopped with the server");
+}
+
+#[tokio::test]
+async fn noisy_stderr_keeps_stdout_clean() {
+    let mut server = Server::spawn(&["--noisy-stderr"]);
+    server.initialize().await;
+    server.request(1, "ping", json!({})).await;
+    let (pong, before) = server.response(1).await;
+    assert_eq!(pong["result"], json!({}));
+    assert!(before.is_empty());
+    assert!(server.finish().await.success());
+    let stderr = server.stderr_text().await;
+    assert!(
+        stderr.lines().count() >= 200,
+        "{} stderr lines",
+        stderr.lines().count()
+    );
+}
+
+#[tokio::test]
+async fn help_lists_the_fault_flags() {
+    let output = timeout(
+        WAIT,
+        Command::new(env!("CARGO_BIN_EXE_mcp-test-server"))
+            .arg("--help")
+            .output(),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    for flag in [
+        "--malformed",
+        "--unknown-ids",
+        "--hang-after-init",
+        "--no-init-reply",
+        "--exit-on-start",
+        "--stderr",
+        "--ignore-cancel",
+        "--huge-line",
+        "--noisy-stderr",
+        "--spawn-child",
+        "--protocol-version",
+        "--no-capabilities",
+        "--page-size",
+        "--name",
+        "--instructions",
+    ] {
+        assert!(help.contains(flag), "--help mentions {flag}");
+    }
+    let bad = timeout(
+        WAIT,
+        Command::new(env!("CARGO_BIN_EXE_mcp-test-server"))
+            .arg("--no-such-flag")
+            .output(),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
 }
