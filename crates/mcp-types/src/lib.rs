@@ -38,6 +38,7 @@ mod resources;
 mod roots;
 pub mod sampling;
 mod tagged;
+pub mod tasks;
 mod tools;
 mod version;
 
@@ -89,6 +90,7 @@ pub use sampling::{
     ToolResultContent, ToolUseContent,
 };
 pub use serde_json::value::RawValue;
+pub use tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, TaskMetadata, TaskStatus};
 pub use tools::{
     CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,
 };

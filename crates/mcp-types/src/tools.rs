@@ -92,6 +92,15 @@ impl Tool {
         self
     }
 
+    /// `execution.taskSupport`: `"forbidden"` (the default when absent), `"optional"` or
+    /// `"required"` (the tool MUST then be called as a task).
+    pub fn task_support(&self) -> &str {
+        self.execution
+            .as_ref()
+            .and_then(|e| e.task_support.as_deref())
+            .unwrap_or("forbidden")
+    }
+
     /// The name to show a user: `title`, else `annotations.title`, else `name`.
     pub fn display_name(&self) -> &str {
         self.title

@@ -1090,3 +1090,115 @@ fn unknown_content_type_survives_inside_a_tool_result() {
     assert!(matches!(&r.content[1], ContentBlock::Unknown(v) if v["type"] == "video"));
     assert_eq!(r.text(), "before");
 }
+
+// ---- tasks (experimental) -------------------------------------------------------------
+
+#[test]
+fn task_augmented_tool_call_and_create_task_result() {
+    let p: CallToolRequestParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+      "params": { "name": "get_weather", "arguments": { "city": "New York" }, "task": { "ttl": 60000 } }
+    })));
+    let task: TaskMetadata = serde_json::from_value(p.task.unwrap()).unwrap();
+    assert_eq!(task, TaskMetadata::new().with_ttl(60000));
+    let r: CreateTaskResult = round_trip(payload(json!({
+      "jsonrpc": "2.0",
+      "id": 1,
+      "result": {
+        "task": {
+          "taskId": "786512e2-9e0d-44bd-8f29-789f320fe840",
+          "status": "working",
+          "statusMessage": "The operation is now in progress.",
+          "createdAt": "2025-11-25T10:30:00Z",
+          "lastUpdatedAt": "2025-11-25T10:40:00Z",
+          "ttl": 60000,
+          "pollInterval": 5000
+        }
+      }
+    })));
+    assert_eq!(r.task.status, TaskStatus::Working);
+    assert!(!r.task.status.is_terminal());
+}
+
+#[test]
+fn tasks_get_list_cancel_status_and_result() {
+    let p: TaskIdParams = round_trip(payload(json!({
+      "jsonrpc": "2.0", "id": 3, "method": "tasks/get",
+      "params": { "taskId": "786512e2-9e0d-44bd-8f29-789f320fe840" }
+    })));
+    assert_eq!(p, TaskIdParams::new("786512e2-9e0d-44bd-8f29-789f320fe840"));
+    let t: tasks::GetTaskResult = round_trip(json!({
+      "taskId": "786512e2-9e0d-44bd-8f29-789f320fe840",
+      "status": "cancelled",
+      "statusMessage": "The task was cancelled by request.",
+      "createdAt": "2025-11-25T10:30:00Z",
+      "lastUpdatedAt": "2025-11-25T10:40:00Z",
+      "ttl": 30000,
+      "pollInterval": 5000
+    }));
+    assert!(t.status.is_terminal());
+    let l: ListTasksResult = round_trip(json!({
+      "tasks": [
+        { "taskId": "a", "status": "input_required", "createdAt": "2025-11-25T10:30:00Z",
+          "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 30000, "pollInterval": 5000 },
+        { "taskId": "b", "status": "completed", "createdAt": "2025-11-25T09:15:00Z",
+          "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": null }
+      ],
+      "nextCursor": "next-page-cursor"
+    }));
+    assert_eq!(l.tasks[0].status, TaskStatus::InputRequired);
+    assert_eq!(l.tasks[1].ttl, None);
+    let r: CallToolResult = round_trip(json!({
+      "content": [{ "type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy" }],
+      "isError": false,
+      "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "786512e2-9e0d-44bd-8f29-789f320fe840" } }
+    }));
+    assert!(r.meta.unwrap().contains_key(tasks::RELATED_TASK_META_KEY));
+}
+
+#[test]
+fn tool_task_support_defaults_to_forbidden() {
+    let t: Tool = round_trip(json!({ "name": "t", "inputSchema": { "type": "object" } }));
+    assert_eq!(t.task_support(), "forbidden");
+    let t: Tool = round_trip(
+        json!({ "name": "t", "inputSchema": { "type": "object" }, "execution": { "taskSupport": "required" } }),
+    );
+    assert_eq!(t.task_support(), "required");
+}
+
+// ---- odds and ends --------------------------------------------------------------------
+
+#[test]
+fn integer_priority_is_accepted() {
+    let a: Annotations = serde_json::from_value(json!({ "priority": 1 })).unwrap();
+    assert_eq!(a.priority, Some(1.0));
+}
+
+#[test]
+fn completion_reference_keeps_unknown_members_and_rejects_unknown_types() {
+    round_trip::<CompletionReference>(
+        json!({ "type": "ref/prompt", "name": "p", "title": "P", "x": 1 }),
+    );
+    round_trip::<CompletionReference>(
+        json!({ "type": "ref/resource", "uri": "file:///{p}", "y": [] }),
+    );
+    assert!(
+        serde_json::from_value::<CompletionReference>(json!({ "type": "ref/tool", "name": "t" }))
+            .is_err()
+    );
+}
+
+#[test]
+fn method_names_match_the_wire() {
+    assert_eq!(
+        methods::RESOURCES_TEMPLATES_LIST,
+        "resources/templates/list"
+    );
+    assert_eq!(methods::MESSAGE, "notifications/message");
+    assert_eq!(
+        methods::ELICITATION_COMPLETE,
+        "notifications/elicitation/complete"
+    );
+    assert_eq!(methods::PROGRESS, notifications::PROGRESS_NOTIFICATION);
+    assert_eq!(methods::CANCELLED, "notifications/cancelled");
+}
