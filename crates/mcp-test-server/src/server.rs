@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 
 use crate::child::ChildProcess;
-use crate::client_requests::{ClientRequests, lock};
+use crate::client_requests::{ClientRequests, Delivery, lock};
 use crate::dispatch::{self, Ctx};
 use crate::options::ServerOptions;
 use crate::sink::Sink;
@@ -112,13 +112,19 @@ impl Server {
             }
             Message::Response(response) => {
                 let result = serde_json::from_str(response.result.get()).unwrap_or(Value::Null);
-                self.core.client_requests.deliver(&response.id, Ok(result));
+                let delivery = self.core.client_requests.deliver(&response.id, Ok(result));
+                note_delivery(&response.id, delivery);
             }
-            Message::Error(error) => {
-                if let Some(id) = &error.id {
-                    self.core.client_requests.deliver(id, Err(error.error));
+            Message::Error(error) => match &error.id {
+                Some(id) => {
+                    let delivery = self.core.client_requests.deliver(id, Err(error.error));
+                    note_delivery(id, delivery);
                 }
-            }
+                None => eprintln!(
+                    "mcp-test-server: the client reported an error: {}",
+                    error.error
+                ),
+            },
             _ => {}
         }
     }
@@ -256,11 +262,7 @@ impl Core {
             sink.send_raw(br#"{"hello":"this is JSON but not JSON-RPC"}"#.to_vec());
         }
         if options.unknown_ids {
-            let n = self.stray_ids.fetch_add(1, Ordering::Relaxed);
-            sink.response(
-                &RequestId::from(format!("nobody-asked-{n}")),
-                &json!({"stray": true}),
-            );
+            sink.response(&self.stray_id(), &json!({"stray": true}));
         }
         if request.method == "tools/call"
             && let Some(bytes) = options.huge_line
@@ -273,6 +275,17 @@ impl Core {
         }
         if is_initialize {
             self.state().initialize_answered = true;
+        }
+    }
+
+    /// An id no client has asked for: strings and numbers in turn, so both lookup paths of
+    /// a client get exercised. The numbers sit far above any counter a test reaches.
+    fn stray_id(&self) -> RequestId {
+        let n = self.stray_ids.fetch_add(1, Ordering::Relaxed);
+        if n % 2 == 0 {
+            RequestId::from(format!("nobody-asked-{n}"))
+        } else {
+            RequestId::Number(987_654_321_000 + i64::try_from(n).unwrap_or(0))
         }
     }
 
@@ -302,6 +315,17 @@ impl Core {
             }
         }
         true
+    }
+}
+
+/// Stderr diagnostics for answers that matched nothing; they are otherwise ignored.
+fn note_delivery(id: &RequestId, delivery: Delivery) {
+    match delivery {
+        Delivery::Delivered => {}
+        Delivery::LateAfterCancel => {
+            eprintln!("mcp-test-server: the client answered request {id} after we cancelled it");
+        }
+        Delivery::Unknown => eprintln!("mcp-test-server: ignored an answer to unknown id {id}"),
     }
 }
 

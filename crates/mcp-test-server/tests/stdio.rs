@@ -255,7 +255,7 @@ async fn sleep_honours_cancellation() {
         .request(
             7,
             "tools/call",
-            json!({"name": "sleep", "arguments": {"ms": 300}}),
+            json!({"name": "sleep", "arguments": {"ms": 500}}),
         )
         .await;
     server
@@ -265,7 +265,7 @@ async fn sleep_honours_cancellation() {
         )
         .await;
     // Listen past the moment the sleep would have ended: no answer to 7 may come.
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
     let cancellations = server.call(8, "cancellations", json!({})).await;
     let recorded: Value = serde_json::from_str(text_of(&cancellations)).unwrap();
     assert_eq!(
