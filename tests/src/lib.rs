@@ -5,14 +5,28 @@ use std::time::Duration;
 use mcp_client::{Client, ClientOptions, ServerConfig};
 
 /// The path of the test server binary built with this package.
-pub const TEST_SERVER: &str = env!("CARGO_BIN_EXE_test-server");
+///
+/// Cargo only tells integration tests (not this library) where binaries are, so resolve it
+/// the way cargo lays out a profile directory: tests run from `<profile>/deps/`, binaries
+/// live in `<profile>/`.
+pub fn test_server() -> String {
+    let exe = std::env::current_exe().expect("current test executable");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("profile directory");
+    profile_dir
+        .join("test-server")
+        .to_string_lossy()
+        .into_owned()
+}
 
 /// Bound for any single step of a test: nothing may hang.
 pub const STEP: Duration = Duration::from_secs(20);
 
 /// A stdio config for the test server with these flags.
 pub fn server(flags: &[&str]) -> ServerConfig {
-    ServerConfig::stdio(TEST_SERVER, flags.iter().copied())
+    ServerConfig::stdio(test_server(), flags.iter().copied())
 }
 
 /// Client options naming the test client.
@@ -22,12 +36,16 @@ pub fn options() -> ClientOptions {
 
 /// Connect to the test server with `flags`, bounded by [`STEP`].
 pub async fn connect(flags: &[&str]) -> Client {
-    bounded(Client::connect(&server(flags), options())).await.expect("connect")
+    bounded(Client::connect(&server(flags), options()))
+        .await
+        .expect("connect")
 }
 
 /// Await `fut`, panicking if it takes longer than [`STEP`].
 pub async fn bounded<F: std::future::Future>(fut: F) -> F::Output {
-    tokio::time::timeout(STEP, fut).await.expect("step did not finish in time")
+    tokio::time::timeout(STEP, fut)
+        .await
+        .expect("step did not finish in time")
 }
 
 /// Whether a process with this pid exists and is not a zombie (`/proc/<pid>/stat`).
@@ -35,7 +53,9 @@ pub fn process_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             // The state letter follows the parenthesised command name.
-            let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+            let state = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next());
             !matches!(state, Some('Z') | Some('X') | None)
         }
         Err(_) => false,
@@ -46,7 +66,10 @@ pub fn process_alive(pid: u32) -> bool {
 pub fn process_is_zombie(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()
-        .and_then(|stat| stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next()))
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next())
+        })
         == Some('Z')
 }
 

@@ -12,12 +12,18 @@ use mcp_types::CallToolRequestParams;
 use serde_json::{Value, json};
 
 fn call(name: &str, args: Value) -> CallToolRequestParams {
-    let Value::Object(map) = args else { panic!("arguments must be an object") };
+    let Value::Object(map) = args else {
+        panic!("arguments must be an object")
+    };
     CallToolRequestParams::new(name).with_arguments(map)
 }
 
 fn cancellations(result: &mcp_types::CallToolResult) -> Vec<Value> {
-    serde_json::from_str::<Value>(&result.text()).unwrap().as_array().cloned().unwrap_or_default()
+    serde_json::from_str::<Value>(&result.text())
+        .unwrap()
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 #[tokio::test]
@@ -25,7 +31,9 @@ async fn malformed_line_is_dropped_and_stream_goes_on() {
     let client = connect(&["--malformed"]).await;
     for i in 0..5 {
         let text = format!("message {i}");
-        let result = bounded(client.call_tool("echo", Some(json!({"text": text})))).await.unwrap();
+        let result = bounded(client.call_tool("echo", Some(json!({"text": text}))))
+            .await
+            .unwrap();
         assert_eq!(result.text(), text);
     }
     assert!(client.is_connected());
@@ -35,7 +43,9 @@ async fn malformed_line_is_dropped_and_stream_goes_on() {
 #[tokio::test]
 async fn unknown_response_ids_are_ignored() {
     let client = connect(&["--unknown-ids"]).await;
-    let result = bounded(client.call_tool("add", Some(json!({"a": 2, "b": 3})))).await.unwrap();
+    let result = bounded(client.call_tool("add", Some(json!({"a": 2, "b": 3}))))
+        .await
+        .unwrap();
     assert_eq!(result.text(), "5");
     assert!(client.is_connected());
     client.close().await;
@@ -45,14 +55,27 @@ async fn unknown_response_ids_are_ignored() {
 async fn timeout_is_typed_sends_cancelled_and_the_server_sees_it() {
     let client = connect(&[]).await;
     let options = RequestOptions::new().with_timeout(Duration::from_millis(200));
-    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 5_000})), options)).await.unwrap_err();
-    assert!(matches!(&err, Error::Timeout { method, after } if method == "tools/call" && *after == Duration::from_millis(200)), "{err}");
+    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 5_000})), options))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Timeout { method, after } if method == "tools/call" && *after == Duration::from_millis(200)),
+        "{err}"
+    );
 
-    let seen = bounded(client.call_tool("cancellations", None)).await.unwrap();
+    let seen = bounded(client.call_tool("cancellations", None))
+        .await
+        .unwrap();
     let seen = cancellations(&seen);
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert!(seen[0]["requestId"].is_number(), "{seen:?}");
-    assert!(seen[0]["reason"].as_str().unwrap_or_default().contains("timed out"), "{seen:?}");
+    assert!(
+        seen[0]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("timed out"),
+        "{seen:?}"
+    );
     client.close().await;
 }
 
@@ -60,11 +83,15 @@ async fn timeout_is_typed_sends_cancelled_and_the_server_sees_it() {
 async fn late_reply_after_timeout_is_ignored() {
     let client = connect(&["--ignore-cancel"]).await;
     let options = RequestOptions::new().with_timeout(Duration::from_millis(100));
-    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 300})), options)).await.unwrap_err();
+    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 300})), options))
+        .await
+        .unwrap_err();
     assert!(err.is_timeout());
     // The server answers anyway after 300 ms; the connection must shrug it off.
     tokio::time::sleep(Duration::from_millis(400)).await;
-    let ok = bounded(client.call_tool("echo", Some(json!({"text": "still fine"})))).await.unwrap();
+    let ok = bounded(client.call_tool("echo", Some(json!({"text": "still fine"}))))
+        .await
+        .unwrap();
     assert_eq!(ok.text(), "still fine");
     client.close().await;
 }
@@ -78,12 +105,21 @@ async fn caller_cancel_propagates_reason_and_sends_cancelled() {
         tokio::time::sleep(Duration::from_millis(150)).await;
         token.cancel("user pressed Esc");
     });
-    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 5_000})), options)).await.unwrap_err();
+    let err = bounded(client.call_tool_with(call("sleep", json!({"ms": 5_000})), options))
+        .await
+        .unwrap_err();
     canceller.await.unwrap();
-    assert!(matches!(&err, Error::Cancelled { reason } if reason == "user pressed Esc"), "{err}");
+    assert!(
+        matches!(&err, Error::Cancelled { reason } if reason == "user pressed Esc"),
+        "{err}"
+    );
     assert!(!err.is_timeout());
 
-    let seen = cancellations(&bounded(client.call_tool("cancellations", None)).await.unwrap());
+    let seen = cancellations(
+        &bounded(client.call_tool("cancellations", None))
+            .await
+            .unwrap(),
+    );
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert_eq!(seen[0]["reason"], "user pressed Esc");
     client.close().await;
@@ -101,17 +137,25 @@ async fn progress_is_reported_and_resets_the_timeout() {
             counter.fetch_add(1, Ordering::SeqCst);
         })
         .with_reset_timeout_on_progress(Duration::from_secs(10));
-    let result = bounded(client.call_tool_with(call("slow", json!({"ms": 1_200, "steps": 10})), options))
-        .await
-        .unwrap();
+    let result =
+        bounded(client.call_tool_with(call("slow", json!({"ms": 1_200, "steps": 10})), options))
+            .await
+            .unwrap();
     assert_eq!(result.text(), "done");
-    assert!(seen.load(Ordering::SeqCst) >= 5, "progress callbacks: {}", seen.load(Ordering::SeqCst));
+    assert!(
+        seen.load(Ordering::SeqCst) >= 5,
+        "progress callbacks: {}",
+        seen.load(Ordering::SeqCst)
+    );
 
     // The same work without resets times out.
-    let options = RequestOptions::new().with_timeout(Duration::from_millis(400)).with_progress(|_| {});
-    let err = bounded(client.call_tool_with(call("slow", json!({"ms": 1_200, "steps": 10})), options))
-        .await
-        .unwrap_err();
+    let options = RequestOptions::new()
+        .with_timeout(Duration::from_millis(400))
+        .with_progress(|_| {});
+    let err =
+        bounded(client.call_tool_with(call("slow", json!({"ms": 1_200, "steps": 10})), options))
+            .await
+            .unwrap_err();
     assert!(err.is_timeout(), "{err}");
     client.close().await;
 }
@@ -123,17 +167,21 @@ async fn progress_reset_still_honours_the_hard_maximum() {
         .with_timeout(Duration::from_millis(300))
         .with_progress(|_| {})
         .with_reset_timeout_on_progress(Duration::from_millis(700));
-    let err = bounded(client.call_tool_with(call("slow", json!({"ms": 3_000, "steps": 30})), options))
-        .await
-        .unwrap_err();
-    assert!(matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(700)), "{err}");
+    let err =
+        bounded(client.call_tool_with(call("slow", json!({"ms": 3_000, "steps": 30})), options))
+            .await
+            .unwrap_err();
+    assert!(
+        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(700)),
+        "{err}"
+    );
     client.close().await;
 }
 
 #[tokio::test]
 async fn oversize_line_is_dropped_and_the_reader_resynchronises() {
     let client = bounded(Client::connect_with(options(), |handler| async move {
-        let mut config = StdioConfig::new(mcp_integration_tests::TEST_SERVER);
+        let mut config = StdioConfig::new(mcp_integration_tests::test_server());
         config.args = vec!["--huge-line".into(), "200000".into()];
         config.max_line_bytes = 64 * 1024;
         let transport = StdioTransport::spawn(config, handler).await?;
@@ -142,7 +190,9 @@ async fn oversize_line_is_dropped_and_the_reader_resynchronises() {
     .await
     .unwrap();
     for _ in 0..3 {
-        let result = bounded(client.call_tool("echo", Some(json!({"text": "after the flood"})))).await.unwrap();
+        let result = bounded(client.call_tool("echo", Some(json!({"text": "after the flood"}))))
+            .await
+            .unwrap();
         assert_eq!(result.text(), "after the flood");
     }
     client.close().await;
@@ -156,7 +206,11 @@ async fn noisy_stderr_does_not_disturb_the_protocol_and_is_bounded() {
     }
     let tail = client.stderr_tail().unwrap_or_default();
     assert!(!tail.is_empty());
-    assert!(tail.len() <= 64 * 1024, "stderr tail is {} bytes", tail.len());
+    assert!(
+        tail.len() <= 64 * 1024,
+        "stderr tail is {} bytes",
+        tail.len()
+    );
     client.close().await;
 }
 

@@ -7,9 +7,10 @@ use std::time::Duration;
 use mcp_client::{Client, ElicitationModes, Error, RequestContext};
 use mcp_integration_tests::{bounded, connect, options, server};
 use mcp_types::{
-    CompleteRequestParams, CompletionArgument, CompletionReference, ContentBlock, CreateMessageRequestParams,
-    CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult, GetPromptRequestParams, LoggingLevel,
-    ResourceContents, Role, Root,
+    CompleteRequestParams, CompletionArgument, CompletionReference, ContentBlock,
+    CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
+    ElicitResult, GetPromptRequestParams, LoggingLevel, ResourceContents, Role, Root,
+    SamplingContent,
 };
 use serde_json::{Value, json};
 
@@ -20,13 +21,19 @@ async fn tools_list_and_call() {
     for name in ["echo", "add", "slow", "fail", "structured"] {
         assert!(tools.iter().any(|t| t.name == name), "missing tool {name}");
     }
-    let echo = bounded(client.call_tool("echo", Some(json!({"text": "hello"})))).await.unwrap();
+    let echo = bounded(client.call_tool("echo", Some(json!({"text": "hello"}))))
+        .await
+        .unwrap();
     assert_eq!(echo.text(), "hello");
     assert!(!echo.is_error());
-    let fail = bounded(client.call_tool("fail", Some(json!({"message": "nope"})))).await.unwrap();
+    let fail = bounded(client.call_tool("fail", Some(json!({"message": "nope"}))))
+        .await
+        .unwrap();
     assert!(fail.is_error());
     assert_eq!(fail.text(), "nope");
-    let err = bounded(client.call_tool("no_such_tool", None)).await.unwrap_err();
+    let err = bounded(client.call_tool("no_such_tool", None))
+        .await
+        .unwrap_err();
     assert!(err.rpc().is_some() || matches!(err, Error::Rpc(_)), "{err}");
     client.close().await;
 }
@@ -49,18 +56,27 @@ async fn pagination_follows_cursors_to_the_end() {
 async fn structured_content_is_validated_against_the_output_schema() {
     let client = connect(&[]).await;
     bounded(client.list_all_tools()).await.unwrap();
-    let ok = bounded(client.call_tool("structured", Some(json!({"city": "Paris"})))).await.unwrap();
+    let ok = bounded(client.call_tool("structured", Some(json!({"city": "Paris"}))))
+        .await
+        .unwrap();
     let structured = ok.structured_content.clone().unwrap();
     assert!(structured["temperature"].is_number());
-    let err = bounded(client.call_tool("bad_structured", None)).await.unwrap_err();
-    assert!(matches!(&err, Error::OutputSchemaMismatch { tool, .. } if tool == "bad_structured"), "{err}");
+    let err = bounded(client.call_tool("bad_structured", None))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::OutputSchemaMismatch { tool, .. } if tool == "bad_structured"),
+        "{err}"
+    );
     client.close().await;
 }
 
 #[tokio::test]
 async fn large_reply_arrives_whole() {
     let client = connect(&[]).await;
-    let result = bounded(client.call_tool("large", Some(json!({"bytes": 1_048_576})))).await.unwrap();
+    let result = bounded(client.call_tool("large", Some(json!({"bytes": 1_048_576}))))
+        .await
+        .unwrap();
     assert_eq!(result.text().len(), 1_048_576);
     client.close().await;
 }
@@ -71,21 +87,38 @@ async fn resources_templates_read_and_subscribe() {
     let resources = bounded(client.list_all_resources()).await.unwrap();
     assert!(resources.iter().any(|r| r.uri == "test://static/hello"));
     let templates = bounded(client.list_all_resource_templates()).await.unwrap();
-    assert!(templates.iter().any(|t| t.uri_template == "test://items/{id}"));
+    assert!(
+        templates
+            .iter()
+            .any(|t| t.uri_template == "test://items/{id}")
+    );
 
-    let read = bounded(client.read_resource("test://static/hello")).await.unwrap();
+    let read = bounded(client.read_resource("test://static/hello"))
+        .await
+        .unwrap();
     match &read.contents[0] {
         ResourceContents::Text(text) => assert_eq!(text.text, "Hello, world!"),
         other => panic!("expected text contents, got {other:?}"),
     }
-    let item = bounded(client.read_resource("test://items/42")).await.unwrap();
+    let item = bounded(client.read_resource("test://items/42"))
+        .await
+        .unwrap();
     assert!(matches!(&item.contents[0], ResourceContents::Text(t) if t.text == "item 42"));
-    let missing = bounded(client.read_resource("test://nope")).await.unwrap_err();
-    assert_eq!(missing.rpc().map(|e| e.code), Some(mcp_types::error_codes::RESOURCE_NOT_FOUND));
+    let missing = bounded(client.read_resource("test://nope"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        missing.rpc().map(|e| e.code),
+        Some(mcp_types::error_codes::RESOURCE_NOT_FOUND)
+    );
 
     let mut notifications = client.notifications();
-    bounded(client.subscribe_resource("test://static/hello")).await.unwrap();
-    bounded(client.call_tool("touch", Some(json!({"uri": "test://static/hello"})))).await.unwrap();
+    bounded(client.subscribe_resource("test://static/hello"))
+        .await
+        .unwrap();
+    bounded(client.call_tool("touch", Some(json!({"uri": "test://static/hello"}))))
+        .await
+        .unwrap();
     let updated = bounded(async {
         loop {
             let n = notifications.recv().await.unwrap();
@@ -97,7 +130,9 @@ async fn resources_templates_read_and_subscribe() {
     .await;
     let params: mcp_types::ResourceUpdatedNotificationParams = updated.params_as().unwrap();
     assert_eq!(params.uri, "test://static/hello");
-    bounded(client.unsubscribe_resource("test://static/hello")).await.unwrap();
+    bounded(client.unsubscribe_resource("test://static/hello"))
+        .await
+        .unwrap();
     client.close().await;
 }
 
@@ -108,10 +143,20 @@ async fn prompts_and_completion() {
     assert!(prompts.iter().any(|p| p.name == "greet"));
     let mut args = std::collections::BTreeMap::new();
     args.insert("name".to_owned(), "Ann".to_owned());
-    let prompt = bounded(client.get_prompt(GetPromptRequestParams::new("greet").with_arguments(args))).await.unwrap();
-    assert!(matches!(&prompt.messages[0].content, ContentBlock::Text(t) if t.text.contains("Hello, Ann!")));
-    let missing = bounded(client.get_prompt(GetPromptRequestParams::new("greet"))).await.unwrap_err();
-    assert_eq!(missing.rpc().map(|e| e.code), Some(mcp_types::error_codes::INVALID_PARAMS));
+    let prompt =
+        bounded(client.get_prompt(GetPromptRequestParams::new("greet").with_arguments(args)))
+            .await
+            .unwrap();
+    assert!(
+        matches!(&prompt.messages[0].content, ContentBlock::Text(t) if t.text.contains("Hello, Ann!"))
+    );
+    let missing = bounded(client.get_prompt(GetPromptRequestParams::new("greet")))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        missing.rpc().map(|e| e.code),
+        Some(mcp_types::error_codes::INVALID_PARAMS)
+    );
 
     let completion = bounded(client.complete(CompleteRequestParams::new(
         CompletionReference::prompt("greet"),
@@ -127,9 +172,18 @@ async fn prompts_and_completion() {
 async fn logging_level_and_log_notifications() {
     let client = connect(&[]).await;
     let mut notifications = client.notifications();
-    bounded(client.set_logging_level(LoggingLevel::Warning)).await.unwrap();
-    bounded(client.call_tool("log", Some(json!({"level": "info", "message": "filtered out"})))).await.unwrap();
-    bounded(client.call_tool("log", Some(json!({"level": "error", "message": "shown"})))).await.unwrap();
+    bounded(client.set_logging_level(LoggingLevel::Warning))
+        .await
+        .unwrap();
+    bounded(client.call_tool(
+        "log",
+        Some(json!({"level": "info", "message": "filtered out"})),
+    ))
+    .await
+    .unwrap();
+    bounded(client.call_tool("log", Some(json!({"level": "error", "message": "shown"}))))
+        .await
+        .unwrap();
     let message = bounded(async {
         loop {
             let n = notifications.recv().await.unwrap();
@@ -149,7 +203,9 @@ async fn logging_level_and_log_notifications() {
 async fn list_changed_notification_reaches_subscribers() {
     let client = connect(&[]).await;
     let mut notifications = client.notifications();
-    bounded(client.call_tool("change_tools", None)).await.unwrap();
+    bounded(client.call_tool("change_tools", None))
+        .await
+        .unwrap();
     bounded(async {
         loop {
             if notifications.recv().await.unwrap().method == "notifications/tools/list_changed" {
@@ -166,15 +222,43 @@ async fn list_changed_notification_reaches_subscribers() {
 #[tokio::test]
 async fn roots_are_served_and_changes_announced() {
     let roots = vec![Root::new("file:///work/project").unwrap()];
-    let client = bounded(Client::connect(&server(&[]), options().with_roots(roots))).await.unwrap();
-    let listed: Value = serde_json::from_str(&bounded(client.call_tool("roots", None)).await.unwrap().text()).unwrap();
-    assert_eq!(listed["roots"][0]["uri"], "file:///work/project");
+    let client = bounded(Client::connect(&server(&[]), options().with_roots(roots)))
+        .await
+        .unwrap();
+    let listed: Value = serde_json::from_str(
+        &bounded(client.call_tool("roots", None))
+            .await
+            .unwrap()
+            .text(),
+    )
+    .unwrap();
+    assert_eq!(listed[0]["uri"], "file:///work/project");
 
-    bounded(client.set_roots(vec![Root::new("file:///other").unwrap()])).await.unwrap();
-    let listed: Value = serde_json::from_str(&bounded(client.call_tool("roots", None)).await.unwrap().text()).unwrap();
-    assert_eq!(listed["roots"][0]["uri"], "file:///other");
-    let log: Value = serde_json::from_str(&bounded(client.call_tool("server_log", None)).await.unwrap().text()).unwrap();
-    assert!(log.as_array().unwrap().iter().any(|m| m == "notifications/roots/list_changed"), "{log}");
+    bounded(client.set_roots(vec![Root::new("file:///other").unwrap()]))
+        .await
+        .unwrap();
+    let listed: Value = serde_json::from_str(
+        &bounded(client.call_tool("roots", None))
+            .await
+            .unwrap()
+            .text(),
+    )
+    .unwrap();
+    assert_eq!(listed[0]["uri"], "file:///other");
+    let log: Value = serde_json::from_str(
+        &bounded(client.call_tool("server_log", None))
+            .await
+            .unwrap()
+            .text(),
+    )
+    .unwrap();
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m == "notifications/roots/list_changed"),
+        "{log}"
+    );
     client.close().await;
 }
 
@@ -182,15 +266,32 @@ async fn roots_are_served_and_changes_announced() {
 async fn sampling_goes_to_the_handler_and_is_declined_without_one() {
     let handler = |params: CreateMessageRequestParams, _ctx: RequestContext| async move {
         let asked = params.messages.len();
-        Ok(CreateMessageResult::new(Role::Assistant, ContentBlock::text(format!("model saw {asked} message(s)")), "test-model"))
+        Ok(CreateMessageResult::new(
+            Role::Assistant,
+            SamplingContent::text(format!("model saw {asked} message(s)")),
+            "test-model",
+        ))
     };
-    let client = bounded(Client::connect(&server(&[]), options().with_sampling(handler))).await.unwrap();
-    let result = bounded(client.call_tool("sample", Some(json!({"prompt": "hi"})))).await.unwrap();
-    assert!(result.text().contains("model saw 1 message(s)"), "{}", result.text());
+    let client = bounded(Client::connect(
+        &server(&[]),
+        options().with_sampling(handler),
+    ))
+    .await
+    .unwrap();
+    let result = bounded(client.call_tool("sample", Some(json!({"prompt": "hi"}))))
+        .await
+        .unwrap();
+    assert!(
+        result.text().contains("model saw 1 message(s)"),
+        "{}",
+        result.text()
+    );
     client.close().await;
 
     let plain = connect(&[]).await;
-    let declined = bounded(plain.call_tool("sample", Some(json!({"prompt": "hi"})))).await.unwrap();
+    let declined = bounded(plain.call_tool("sample", Some(json!({"prompt": "hi"}))))
+        .await
+        .unwrap();
     assert!(declined.is_error(), "{}", declined.text());
     plain.close().await;
 }
@@ -207,35 +308,84 @@ async fn elicitation_form_and_url_modes() {
             _ => ElicitResult::new(ElicitAction::Decline),
         })
     };
-    let client = bounded(Client::connect(&server(&[]), options().with_elicitation(ElicitationModes::FORM, handler)))
+    let client = bounded(Client::connect(
+        &server(&[]),
+        options().with_elicitation(ElicitationModes::FORM, handler),
+    ))
+    .await
+    .unwrap();
+    let form = bounded(client.call_tool("elicit", Some(json!({"message": "who are you?"}))))
         .await
         .unwrap();
-    let form = bounded(client.call_tool("elicit", Some(json!({"message": "who are you?"})))).await.unwrap();
-    assert!(form.text().contains("accept") && form.text().contains("Ann"), "{}", form.text());
-    // URL mode was not declared: the client must answer -32602, which the tool reports.
-    let url = bounded(client.call_tool("elicit_url", Some(json!({"url": "https://example.com/auth"})))).await.unwrap();
-    assert!(url.text().contains("-32602"), "{}", url.text());
+    assert!(
+        form.text().contains("accept") && form.text().contains("Ann"),
+        "{}",
+        form.text()
+    );
     client.close().await;
+
+    let both = bounded(Client::connect(
+        &server(&[]),
+        options().with_elicitation(ElicitationModes::ALL, handler),
+    ))
+    .await
+    .unwrap();
+    let url = bounded(both.call_tool(
+        "elicit_url",
+        Some(json!({"url": "https://example.com/auth"})),
+    ))
+    .await
+    .unwrap();
+    assert!(url.text().contains("decline"), "{}", url.text());
+    both.close().await;
+}
+
+/// Sets its flag when dropped: the client stops a cancelled handler by dropping its future.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 #[tokio::test]
 async fn server_cancelling_its_own_request_stops_the_handler_and_suppresses_the_reply() {
-    let handler_saw_cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&handler_saw_cancel);
-    let handler = move |_params: CreateMessageRequestParams, ctx: RequestContext| {
-        let flag = Arc::clone(&flag);
+    let stopped = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicBool::new(false));
+    let (stopped_flag, finished_flag) = (Arc::clone(&stopped), Arc::clone(&finished));
+    let handler = move |_params: CreateMessageRequestParams, _ctx: RequestContext| {
+        let guard = SetOnDrop(Arc::clone(&stopped_flag));
+        let finished = Arc::clone(&finished_flag);
         async move {
-            tokio::select! {
-                () = ctx.cancel.cancelled() => flag.store(true, Ordering::SeqCst),
-                () = tokio::time::sleep(Duration::from_secs(5)) => {}
-            }
-            Ok(CreateMessageResult::new(Role::Assistant, ContentBlock::text("too late"), "m"))
+            let _guard = guard;
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            finished.store(true, Ordering::SeqCst);
+            Ok(CreateMessageResult::new(
+                Role::Assistant,
+                SamplingContent::text("too late"),
+                "m",
+            ))
         }
     };
-    let client = bounded(Client::connect(&server(&[]), options().with_sampling(handler))).await.unwrap();
-    let result = bounded(client.call_tool("cancel_own_request", Some(json!({"delay_ms": 100})))).await.unwrap();
+    let client = bounded(Client::connect(
+        &server(&[]),
+        options().with_sampling(handler),
+    ))
+    .await
+    .unwrap();
+    let result = bounded(client.call_tool("cancel_own_request", Some(json!({"delay_ms": 100}))))
+        .await
+        .unwrap();
     let report: Value = serde_json::from_str(&result.text()).unwrap();
     assert_eq!(report["reply_received"], false, "{report}");
-    assert!(handler_saw_cancel.load(Ordering::SeqCst));
+    assert!(
+        stopped.load(Ordering::SeqCst),
+        "the handler was not stopped"
+    );
+    assert!(
+        !finished.load(Ordering::SeqCst),
+        "the handler ran to completion"
+    );
     client.close().await;
 }

@@ -13,15 +13,27 @@ fn text_json(result: &mcp_types::CallToolResult) -> Value {
 #[tokio::test]
 async fn handshake_runs_in_order_and_exposes_server_details() {
     let client = connect(&["--instructions", "be nice"]).await;
-    assert_eq!(client.protocol_version(), mcp_types::LATEST_PROTOCOL_VERSION);
+    assert_eq!(
+        client.protocol_version(),
+        mcp_types::LATEST_PROTOCOL_VERSION
+    );
     assert_eq!(client.server_info().name, "mcp-test-server");
     assert_eq!(client.instructions().as_deref(), Some("be nice"));
     assert!(client.server_capabilities().tools.is_some());
     assert_eq!(client.transport_kind(), "stdio");
 
     let log = text_json(&bounded(client.call_tool("server_log", None)).await.unwrap());
-    let methods: Vec<&str> = log.as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert_eq!(&methods[..2], &["initialize", "notifications/initialized"], "{methods:?}");
+    let methods: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        &methods[..2],
+        &["initialize", "notifications/initialized"],
+        "{methods:?}"
+    );
     client.close().await;
 }
 
@@ -35,23 +47,37 @@ async fn older_supported_revision_is_accepted() {
 
 #[tokio::test]
 async fn unsupported_revision_is_refused_and_the_server_is_stopped() {
-    let err = bounded(Client::connect(&server(&["--protocol-version", "1999-01-01"]), options()))
-        .await
-        .unwrap_err();
-    assert!(matches!(&err, Error::UnsupportedProtocolVersion { version } if version == "1999-01-01"), "{err}");
+    let err = bounded(Client::connect(
+        &server(&["--protocol-version", "1999-01-01"]),
+        options(),
+    ))
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&err, Error::UnsupportedProtocolVersion { version } if version == "1999-01-01"),
+        "{err}"
+    );
     assert!(err.to_string().contains("1999-01-01"));
 }
 
 #[tokio::test]
 async fn server_that_dies_before_initialize_reports_status_and_stderr_tail() {
     let err = bounded(Client::connect(
-        &server(&["--exit-on-start", "3", "--stderr", "missing API key FOO_TOKEN"]),
+        &server(&[
+            "--exit-on-start",
+            "3",
+            "--stderr",
+            "missing API key FOO_TOKEN",
+        ]),
         options(),
     ))
     .await
     .unwrap_err();
     let message = err.to_string();
-    assert!(matches!(err, Error::ClosedDuringHandshake { .. }), "{message}");
+    assert!(
+        matches!(err, Error::ClosedDuringHandshake { .. }),
+        "{message}"
+    );
     assert!(message.contains("status 3"), "{message}");
     assert!(message.contains("before answering initialize"), "{message}");
     assert!(message.contains("missing API key FOO_TOKEN"), "{message}");
@@ -60,8 +86,19 @@ async fn server_that_dies_before_initialize_reports_status_and_stderr_tail() {
 #[tokio::test]
 async fn spawn_error_names_the_command() {
     let config = mcp_client::ServerConfig::stdio("/definitely/not/a/server", Vec::<String>::new());
-    let err = bounded(Client::connect(&config, options())).await.unwrap_err();
-    assert!(matches!(err, Error::Spawn { not_found: true, .. }), "{err}");
+    let err = bounded(Client::connect(&config, options()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Spawn {
+                not_found: true,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("/definitely/not/a/server"));
 }
 
@@ -69,11 +106,42 @@ async fn spawn_error_names_the_command() {
 async fn capability_gating_refuses_undeclared_methods_locally() {
     let client = connect(&["--no-capabilities"]).await;
     let err = bounded(client.list_tools(None)).await.unwrap_err();
-    assert!(matches!(&err, Error::CapabilityNotSupported { capability: "tools", .. }), "{err}");
-    let err = bounded(client.subscribe_resource("test://static/hello")).await.unwrap_err();
-    assert!(matches!(&err, Error::CapabilityNotSupported { capability: "resources.subscribe", .. }), "{err}");
-    let err = bounded(client.set_logging_level(mcp_types::LoggingLevel::Info)).await.unwrap_err();
-    assert!(matches!(&err, Error::CapabilityNotSupported { capability: "logging", .. }), "{err}");
+    assert!(
+        matches!(
+            &err,
+            Error::CapabilityNotSupported {
+                capability: "tools",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = bounded(client.subscribe_resource("test://static/hello"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::CapabilityNotSupported {
+                capability: "resources.subscribe",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = bounded(client.set_logging_level(mcp_types::LoggingLevel::Info))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::CapabilityNotSupported {
+                capability: "logging",
+                ..
+            }
+        ),
+        "{err}"
+    );
     // ping needs no capability.
     bounded(client.ping()).await.unwrap();
     client.close().await;
@@ -88,7 +156,9 @@ async fn server_exit_rejects_pending_with_transport_closed() {
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     // `crash` exits the server without answering: both calls must fail, neither may hang.
-    let crash = bounded(client.call_tool("crash", Some(json!({"code": 1})))).await.unwrap_err();
+    let crash = bounded(client.call_tool("crash", Some(json!({"code": 1}))))
+        .await
+        .unwrap_err();
     let pending = bounded(slow).await.unwrap().unwrap_err();
     for err in [&crash, &pending] {
         assert!(matches!(err, Error::TransportClosed { .. }), "{err}");
@@ -106,7 +176,9 @@ async fn string_request_ids_work_end_to_end() {
     let mut config = server(&[]);
     config.request_id_format = Some("string".into());
     let client = bounded(Client::connect(&config, options())).await.unwrap();
-    let result = bounded(client.call_tool("echo", Some(json!({"text": "with string ids"})))).await.unwrap();
+    let result = bounded(client.call_tool("echo", Some(json!({"text": "with string ids"}))))
+        .await
+        .unwrap();
     assert_eq!(result.text(), "with string ids");
     client.close().await;
 }

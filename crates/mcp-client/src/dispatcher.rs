@@ -216,3 +216,93 @@ impl TransportHandler for Dispatcher {
         self.closed.send_replace(true);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ElicitationModes;
+    use mcp_types::ElicitResult;
+
+    fn request(method: &str, params: serde_json::Value) -> Request {
+        Request::new(
+            RequestId::Number(9),
+            method,
+            Some(mcp_types::to_raw(&params).unwrap()),
+        )
+    }
+
+    async fn reply(dispatcher: &Dispatcher, req: Request) -> Result<Box<RawValue>, ErrorObject> {
+        match dispatcher.on_request(req).await {
+            ServerRequestOutcome::Reply(r) => r,
+            other => panic!("expected a reply, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn undeclared_elicitation_mode_gets_invalid_params() {
+        let handler =
+            |_p: ElicitRequestParams, _c: RequestContext| async { Ok(ElicitResult::decline()) };
+        let dispatcher = Dispatcher::new(
+            ClientOptions::new("t", "0").with_elicitation(ElicitationModes::FORM, handler),
+        );
+        let url = request(
+            "elicitation/create",
+            serde_json::json!({"mode": "url", "message": "m", "url": "https://x", "elicitationId": "e1"}),
+        );
+        let err = reply(&dispatcher, url).await.unwrap_err();
+        assert_eq!(err.code, error_codes::INVALID_PARAMS);
+        // A request without `mode` is form mode, which is declared.
+        let form = request(
+            "elicitation/create",
+            serde_json::json!({"message": "m", "requestedSchema": {"type": "object"}}),
+        );
+        assert!(
+            reply(&dispatcher, form)
+                .await
+                .unwrap()
+                .get()
+                .contains("decline")
+        );
+    }
+
+    #[tokio::test]
+    async fn defaults_answer_ping_roots_and_refuse_the_rest() {
+        let dispatcher = Dispatcher::new(ClientOptions::new("t", "0"));
+        assert_eq!(
+            reply(&dispatcher, request("ping", serde_json::json!({})))
+                .await
+                .unwrap()
+                .get(),
+            "{}"
+        );
+        assert_eq!(
+            reply(&dispatcher, request("roots/list", serde_json::json!({})))
+                .await
+                .unwrap()
+                .get(),
+            r#"{"roots":[]}"#
+        );
+        let elicit = request(
+            "elicitation/create",
+            serde_json::json!({"message": "m", "requestedSchema": {}}),
+        );
+        assert!(
+            reply(&dispatcher, elicit)
+                .await
+                .unwrap()
+                .get()
+                .contains("decline")
+        );
+        let sampling = reply(
+            &dispatcher,
+            request(
+                "sampling/createMessage",
+                serde_json::json!({"messages": [], "maxTokens": 1}),
+            ),
+        )
+        .await;
+        assert_eq!(sampling.unwrap_err().code, error_codes::USER_REJECTED);
+        let unknown = reply(&dispatcher, request("tasks/get", serde_json::json!({}))).await;
+        assert_eq!(unknown.unwrap_err().code, error_codes::METHOD_NOT_FOUND);
+    }
+}
