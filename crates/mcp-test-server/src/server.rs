@@ -282,7 +282,7 @@ impl Core {
     /// a client get exercised. The numbers sit far above any counter a test reaches.
     fn stray_id(&self) -> RequestId {
         let n = self.stray_ids.fetch_add(1, Ordering::Relaxed);
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             RequestId::from(format!("nobody-asked-{n}"))
         } else {
             RequestId::Number(987_654_321_000 + i64::try_from(n).unwrap_or(0))
