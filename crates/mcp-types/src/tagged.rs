@@ -2,12 +2,12 @@
 //!
 //! serde's derived internally tagged enums cannot fall back to a raw value for an unknown
 //! tag, and a newer peer must never make a whole result fail to parse, so the content enums
-//! go through `serde_json::Value` by hand with these two functions.
+//! go through `serde_json::Value` by hand with these helpers.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Serialize `inner` (a struct) and put `tag_key: tag` in front of its members.
+/// Serialize `inner` (a struct) and add `tag_key: tag` to its members.
 pub(crate) fn to_tagged_value<T: Serialize>(
     tag_key: &str,
     tag: &str,
@@ -22,10 +22,9 @@ pub(crate) fn to_tagged_value<T: Serialize>(
             )));
         }
     };
-    let mut tagged = Map::with_capacity(object.len() + 1);
-    tagged.insert(tag_key.to_owned(), Value::String(tag.to_owned()));
-    tagged.append(&mut object);
-    Ok(Value::Object(tagged))
+    // Inserted last so the tag wins over a `type` someone put in `extra` by hand.
+    object.insert(tag_key.to_owned(), Value::String(tag.to_owned()));
+    Ok(Value::Object(object))
 }
 
 /// Read the string tag of an object without consuming it. `Ok(None)` when absent.
