@@ -1,0 +1,225 @@
+//! What travels over the pipes: responses, notifications, server requests, bad lines.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions, Transport};
+use mcp_types::to_raw;
+use serde_json::{Value, json};
+
+fn parse(raw: &mcp_types::RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap()
+}
+
+#[tokio::test]
+async fn malformed_line_is_dropped_and_stream_goes_on() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req
+echo 'this is not json'
+echo '{"jsonrpc":"2.0"}'
+echo '{"jsonrpc":"2.0","id":1,"result":{"ok":1}}'
+cat >/dev/null"#),
+        recorder.clone(),
+    )
+    .await;
+    let result = bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(parse(&result), json!({"ok": 1}));
+    let errors = recorder.errors();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors.iter().all(|(kind, _)| *kind == "parse"),
+        "{errors:?}"
+    );
+    assert!(t.is_connected());
+    assert_eq!(recorder.closed(), 0);
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn unknown_response_id_is_ignored() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req
+echo '{"jsonrpc":"2.0","id":999,"result":{"stray":true}}'
+echo '{"jsonrpc":"2.0","id":"nobody","error":{"code":-1,"message":"x"}}'
+echo '{"jsonrpc":"2.0","id":1,"result":{"ok":1}}'
+cat >/dev/null"#),
+        recorder.clone(),
+    )
+    .await;
+    let result = bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(parse(&result), json!({"ok": 1}));
+    assert!(recorder.errors().is_empty(), "{:?}", recorder.errors());
+    assert!(recorder.notification_methods().is_empty());
+    assert!(t.is_connected());
+    bounded(t.close()).await;
+}
+
+/// The script sends a server request after ours, records our reply to it in `$OUT`, then
+/// answers our request.
+const SERVER_REQUEST_SCRIPT: &str = r#"read -r req
+echo '{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'
+read -r reply
+printf '%s\n' "$reply" > "$OUT"
+echo '{"jsonrpc":"2.0","id":1,"result":{}}'
+cat >/dev/null"#;
+
+#[tokio::test]
+async fn server_request_is_answered_by_handler() {
+    let dir = TempDir::new();
+    let out = dir.file("reply");
+    let t = start(
+        sh(SERVER_REQUEST_SCRIPT).with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(RootsHandler),
+    )
+    .await;
+    bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    let replies = json_lines(&out);
+    assert_eq!(
+        replies,
+        vec![json!({
+            "jsonrpc": "2.0",
+            "id": "s1",
+            "result": {"roots": [{"uri": "file:///work", "name": "work"}]}
+        })]
+    );
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn server_request_without_handler_gets_method_not_found() {
+    let dir = TempDir::new();
+    let out = dir.file("reply");
+    let t = start(
+        sh(SERVER_REQUEST_SCRIPT).with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    let replies = json_lines(&out);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], json!("s1"));
+    assert_eq!(replies[0]["error"]["code"], json!(-32601));
+    assert!(replies[0].get("result").is_none());
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn notification_reaches_handler() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hello"}}'
+echo '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+cat >/dev/null"#),
+        recorder.clone(),
+    )
+    .await;
+    eventually("two notifications", || {
+        recorder.notification_methods().len() == 2
+    })
+    .await;
+    assert_eq!(
+        recorder.notification_methods(),
+        ["notifications/message", "notifications/tools/list_changed"]
+    );
+    let params = recorder.notifications.lock().unwrap()[0]
+        .params
+        .as_ref()
+        .map(|p| parse(p));
+    assert_eq!(params, Some(json!({"level": "info", "data": "hello"})));
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn oversize_line_is_an_error_event_and_reader_resynchronises() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req
+head -c 5000 /dev/zero | tr '\0' x
+echo
+echo '{"jsonrpc":"2.0","id":1,"result":{"after":"resync"}}'
+cat >/dev/null"#)
+        .with_max_line_bytes(1024),
+        recorder.clone(),
+    )
+    .await;
+    let result = bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(parse(&result), json!({"after": "resync"}));
+    let errors = recorder.errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, "too_large");
+    assert!(errors[0].1.contains("1024"), "{errors:?}");
+    assert!(t.is_connected());
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn string_id_format_round_trips() {
+    let dir = TempDir::new();
+    let out = dir.file("requests");
+    let t = start(
+        sh(r#"tee -a "$OUT" | sed -u 's/.*"id":\("[^"]*"\).*/{"jsonrpc":"2.0","id":\1,"result":{"ok":true}}/'"#)
+            .with_env([("OUT", out.to_str().unwrap())])
+            .with_id_format(IdFormat::String),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    for _ in 0..3 {
+        let result = bounded(t.request("ping", None, RequestOptions::new()))
+            .await
+            .unwrap();
+        assert_eq!(parse(&result), json!({"ok": true}));
+    }
+    let ids: Vec<Value> = json_lines(&out)
+        .into_iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert!(ids.iter().all(Value::is_string), "{ids:?}");
+    assert!(ids[0] != ids[1] && ids[1] != ids[2], "{ids:?}");
+    assert_eq!(t.pending_len(), 0);
+    bounded(t.close()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_requests_in_flight() {
+    // Echo each request's `n` back under its own id: every caller must get its own answer.
+    let t = Arc::new(
+        start(
+            sh(r#"sed -u 's/.*"id":\([0-9]*\),"method":"echo","params":{"n":\([0-9]*\)}}$/{"jsonrpc":"2.0","id":\1,"result":{"n":\2}}/'"#),
+            Arc::new(NoopHandler),
+        )
+        .await,
+    );
+    let mut calls = tokio::task::JoinSet::new();
+    for n in 0..200u32 {
+        let t = Arc::clone(&t);
+        calls.spawn(async move {
+            let params = to_raw(&json!({"n": n})).unwrap();
+            let result = t.request("echo", Some(params), RequestOptions::new()).await;
+            (n, result)
+        });
+    }
+    let mut answered = 0;
+    while let Some(joined) = bounded(calls.join_next()).await {
+        let (n, result) = joined.unwrap();
+        assert_eq!(parse(&result.unwrap()), json!({"n": n}));
+        answered += 1;
+    }
+    assert_eq!(answered, 200);
+    assert_eq!(t.pending_len(), 0);
+    bounded(t.close()).await;
+}

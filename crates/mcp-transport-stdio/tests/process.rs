@@ -1,0 +1,307 @@
+//! The child process: spawning, stderr, the shutdown sequence, and no zombie or orphaned
+//! grandchild whichever way the transport ends.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use mcp_jsonrpc::{Error, NoopHandler, Transport};
+use mcp_transport_stdio::{STDERR_TAIL_MAX_BYTES, StderrMode, StdioConfig, StdioTransport};
+
+/// Starts a grandchild that would run for five minutes, writes its pid to `$OUT`, and exits
+/// when its stdin ends.
+const WITH_GRANDCHILD: &str = r#"sleep 300 & echo $! > "$OUT"; cat >/dev/null"#;
+
+/// Like [`WITH_GRANDCHILD`], but ignores stdin closing and SIGTERM: only SIGKILL ends it.
+const STUBBORN_WITH_GRANDCHILD: &str =
+    r#"trap '' TERM; sleep 300 & echo $! > "$OUT"; while :; do sleep 0.05; done"#;
+
+#[tokio::test]
+async fn spawn_error_names_command_and_not_found() {
+    let missing = "mcp-server-that-does-not-exist-4711";
+    let err = bounded(StdioTransport::spawn(
+        StdioConfig::new(missing),
+        Arc::new(NoopHandler),
+    ))
+    .await
+    .unwrap_err();
+    match &err {
+        Error::Spawn {
+            command,
+            not_found,
+            stderr_tail,
+            ..
+        } => {
+            assert_eq!(command, missing);
+            assert!(*not_found);
+            assert!(stderr_tail.is_none());
+        }
+        other => panic!("expected a spawn error, got {other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        format!("failed to start MCP server `{missing}`: command not found on PATH")
+    );
+
+    // A missing working directory is not a missing command.
+    let err = bounded(StdioTransport::spawn(
+        StdioConfig::new("sh").with_cwd("/nonexistent/dir/4711"),
+        Arc::new(NoopHandler),
+    ))
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&err, Error::Spawn { command, not_found: false, .. } if command == "sh"),
+        "{err:?}"
+    );
+
+    // Neither is a file that cannot be executed.
+    let dir = TempDir::new();
+    let script = dir.file("not-executable.sh");
+    std::fs::write(&script, "#!/bin/sh\n").unwrap();
+    let err = bounded(StdioTransport::spawn(
+        StdioConfig::new(script.to_str().unwrap()),
+        Arc::new(NoopHandler),
+    ))
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&err, Error::Spawn { not_found: false, source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn env_and_cwd_reach_the_server() {
+    let dir = TempDir::new();
+    let out = dir.file("seen");
+    let t = start(
+        sh(r#"printf '%s %s\n' "$MCP_TEST_VALUE" "$(pwd)" > "$OUT"; cat >/dev/null"#)
+            .with_env([
+                ("MCP_TEST_VALUE", "from-config"),
+                ("OUT", out.to_str().unwrap()),
+            ])
+            .with_cwd(&dir.path),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    eventually("the script to write", || read(&out).ends_with('\n')).await;
+    let cwd = std::fs::canonicalize(&dir.path).unwrap();
+    assert_eq!(
+        read(&out),
+        format!("from-config {}\n", cwd.to_str().unwrap())
+    );
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn stderr_tail_is_kept_and_bounded() {
+    // Many lines: only the last few are kept.
+    let recorder = Recorder::new();
+    let t = start(
+        sh(
+            r#"i=0; while [ $i -lt 300 ]; do echo "noise line $i" >&2; i=$((i+1)); done
+echo "last words" >&2
+exit 3"#,
+        )
+        .with_stderr_tail_lines(5),
+        recorder.clone(),
+    )
+    .await;
+    eventually("the closed event", || recorder.closed() == 1).await;
+    eventually("the last stderr line", || {
+        t.stderr_tail().is_some_and(|s| s.ends_with("last words"))
+    })
+    .await;
+    let tail = t.stderr_tail().unwrap();
+    assert_eq!(
+        tail,
+        "noise line 296\nnoise line 297\nnoise line 298\nnoise line 299\nlast words"
+    );
+
+    // Long lines: the tail is bounded in bytes too.
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"i=0; while [ $i -lt 30 ]; do head -c 1000 /dev/zero | tr '\0' a >&2; echo >&2; i=$((i+1)); done
+echo end >&2
+exit 0"#),
+        recorder.clone(),
+    )
+    .await;
+    eventually("the closed event", || recorder.closed() == 1).await;
+    eventually("the last stderr line", || {
+        t.stderr_tail().is_some_and(|s| s.ends_with("end"))
+    })
+    .await;
+    let tail = t.stderr_tail().unwrap();
+    let lines = tail.lines().count();
+    assert!(
+        tail.len() - (lines - 1) <= STDERR_TAIL_MAX_BYTES,
+        "{}",
+        tail.len()
+    );
+    assert!(lines < 20, "{lines}");
+
+    // Discarded stderr leaves no tail.
+    let t = start(
+        sh("echo noise >&2; cat >/dev/null").with_stderr(StderrMode::Discard),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    bounded(t.close()).await;
+    assert_eq!(t.stderr_tail(), None);
+}
+
+#[tokio::test]
+async fn shutdown_closes_stdin_first() {
+    let dir = TempDir::new();
+    let out = dir.file("seen");
+    let t = start(
+        sh(r#"trap 'echo term >> "$OUT"' TERM; cat >/dev/null; echo eof >> "$OUT""#)
+            .with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    let pid = t.pid().unwrap();
+    bounded(t.close()).await;
+    assert_eq!(read(&out), "eof\n");
+    assert!(is_reaped(pid));
+    assert_eq!(t.pid(), None);
+}
+
+#[tokio::test]
+async fn shutdown_escalates_to_sigterm_and_sigkill() {
+    // Ignores stdin closing; records SIGTERM and carries on: only SIGKILL ends it.
+    let dir = TempDir::new();
+    let out = dir.file("seen");
+    let t = start(
+        sh(r#"trap 'echo term >> "$OUT"' TERM; echo ready >&2; while :; do sleep 0.05; done"#)
+            .with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    eventually("the trap to be set", || {
+        t.stderr_tail().is_some_and(|s| s.contains("ready"))
+    })
+    .await;
+    let pid = t.pid().unwrap();
+    bounded(t.close()).await;
+    assert!(read(&out).starts_with("term\n"), "{:?}", read(&out));
+    assert!(is_reaped(pid));
+
+    // Ignores SIGTERM altogether.
+    let t = start(
+        sh("trap '' TERM; echo ready >&2; while :; do sleep 0.05; done"),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    eventually("the trap to be set", || {
+        t.stderr_tail().is_some_and(|s| s.contains("ready"))
+    })
+    .await;
+    let pid = t.pid().unwrap();
+    bounded(t.close()).await;
+    assert!(is_reaped(pid));
+    assert!(!t.is_connected());
+}
+
+#[tokio::test]
+async fn no_zombie_or_grandchild_after_close() {
+    let dir = TempDir::new();
+    let out = dir.file("pid");
+    let t = start(
+        sh(WITH_GRANDCHILD).with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    let pid = t.pid().unwrap();
+    let grandchild = read_pid(&out).await;
+    assert!(is_running(grandchild));
+    // The server exits by itself once stdin closes; its grandchild would not.
+    bounded(t.close()).await;
+    assert!(is_reaped(pid));
+    eventually("the grandchild to die", || !is_running(grandchild)).await;
+}
+
+#[tokio::test]
+async fn no_zombie_or_grandchild_after_drop() {
+    let dir = TempDir::new();
+    let out = dir.file("pid");
+    let t = start(
+        sh(STUBBORN_WITH_GRANDCHILD).with_env([("OUT", out.to_str().unwrap())]),
+        Arc::new(NoopHandler),
+    )
+    .await;
+    let pid = t.pid().unwrap();
+    let grandchild = read_pid(&out).await;
+    drop(t);
+    eventually("the server to be reaped", || is_reaped(pid)).await;
+    eventually("the grandchild to die", || !is_running(grandchild)).await;
+}
+
+#[tokio::test]
+async fn no_zombie_after_server_exit() {
+    let dir = TempDir::new();
+    let out = dir.file("pid");
+    let recorder = Recorder::new();
+    // Exits on its own, leaving a grandchild behind.
+    let t = start(
+        sh(r#"sleep 300 & echo $! > "$OUT"; exit 0"#).with_env([("OUT", out.to_str().unwrap())]),
+        recorder.clone(),
+    )
+    .await;
+    let grandchild = read_pid(&out).await;
+    eventually("the closed event", || recorder.closed() == 1).await;
+    eventually("the server to be reaped", || t.pid().is_none()).await;
+    eventually("the grandchild to die", || !is_running(grandchild)).await;
+}
+
+/// Spawn [`STUBBORN_WITH_GRANDCHILD`] on `rt`; returns the transport, the server's pid and the
+/// grandchild's pid.
+fn spawn_on(rt: &tokio::runtime::Runtime, dir: &TempDir) -> (StdioTransport, u32, u32) {
+    let out = dir.file("pid");
+    rt.block_on(async {
+        let t = start(
+            sh(STUBBORN_WITH_GRANDCHILD).with_env([("OUT", out.to_str().unwrap())]),
+            Arc::new(NoopHandler),
+        )
+        .await;
+        let pid = t.pid().unwrap();
+        let grandchild = read_pid(&out).await;
+        (t, pid, grandchild)
+    })
+}
+
+#[test]
+fn no_leak_after_runtime_shutdown() {
+    // The runtime goes first, then the transport is dropped with no runtime at all.
+    let dir = TempDir::new();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (t, pid, grandchild) = spawn_on(&rt, &dir);
+    drop(rt);
+    // Without a runtime nothing has stopped the server yet.
+    assert!(is_running(pid));
+    drop(t);
+    eventually_blocking("the server to be reaped", || is_reaped(pid));
+    eventually_blocking("the grandchild to die", || !is_running(grandchild));
+
+    // The transport lives in a task that the runtime drops while shutting down.
+    let dir = TempDir::new();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (t, pid, grandchild) = spawn_on(&rt, &dir);
+    rt.spawn(async move {
+        let _owned = t;
+        std::future::pending::<()>().await;
+    });
+    drop(rt);
+    eventually_blocking("the server to be reaped", || is_reaped(pid));
+    eventually_blocking("the grandchild to die", || !is_running(grandchild));
+}
