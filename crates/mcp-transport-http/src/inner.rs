@@ -157,15 +157,15 @@ impl Inner {
                 // Requests always go to the configured endpoint itself, so the origin check
                 // passes here; it matters for transports that post elsewhere.
                 lock(&self.headers).apply(&self.config.url, &self.config.url, headers);
-                if let Some(id) = &sent_session {
-                    if let Ok(v) = HeaderValue::from_str(id) {
-                        headers.insert(SESSION_HEADER, v);
-                    }
+                if let Some(id) = &sent_session
+                    && let Ok(v) = HeaderValue::from_str(id)
+                {
+                    headers.insert(SESSION_HEADER, v);
                 }
-                if let Some(version) = lock(&self.protocol).as_deref() {
-                    if let Ok(v) = HeaderValue::from_str(version) {
-                        headers.insert(PROTOCOL_HEADER, v);
-                    }
+                if let Some(version) = lock(&self.protocol).as_deref()
+                    && let Ok(v) = HeaderValue::from_str(version)
+                {
+                    headers.insert(PROTOCOL_HEADER, v);
                 }
             }
             let response = self.client.send(request).await?;
@@ -184,28 +184,29 @@ impl Inner {
             if status.is_success() {
                 return Ok(response);
             }
-            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) && !retried {
-                if let Some(hook) = &self.config.auth {
-                    let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
-                    let fresh = hook
-                        .on_auth_error(status.as_u16(), challenge.as_deref())
-                        .await;
-                    if let Some(fresh) = fresh {
-                        let fresh = CustomHeaders::new(&fresh)?;
-                        lock(&self.headers).merge(&fresh);
-                        retried = true;
-                        tracing::debug!(
-                            status = status.as_u16(),
-                            "retrying once with refreshed credentials"
-                        );
-                        continue;
-                    }
+            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+                && !retried
+                && let Some(hook) = &self.config.auth
+            {
+                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+                let fresh = hook
+                    .on_auth_error(status.as_u16(), challenge.as_deref())
+                    .await;
+                if let Some(fresh) = fresh {
+                    let fresh = CustomHeaders::new(&fresh)?;
+                    lock(&self.headers).merge(&fresh);
+                    retried = true;
+                    tracing::debug!(
+                        status = status.as_u16(),
+                        "retrying once with refreshed credentials"
+                    );
+                    continue;
                 }
             }
-            if status == StatusCode::NOT_FOUND {
-                if let Some(session_id) = sent_session {
-                    return Err(Error::SessionExpired { session_id });
-                }
+            if status == StatusCode::NOT_FOUND
+                && let Some(session_id) = sent_session
+            {
+                return Err(Error::SessionExpired { session_id });
             }
             return Err(http_error(response).await);
         }

@@ -76,10 +76,11 @@ impl Inner {
         if self.shutdown.is_cancelled() || self.core.is_closed() {
             return;
         }
-        if let Some(e) = &end.error {
-            if !matches!(e, mcp_jsonrpc::Error::MessageTooLarge { .. }) {
-                self.handler.on_error(e);
-            }
+        // An oversized event was reported when it was skipped.
+        if let Some(e) = &end.error
+            && !matches!(e, mcp_jsonrpc::Error::MessageTooLarge { .. })
+        {
+            self.handler.on_error(e);
         }
         self.close_from_peer("the server's SSE stream (GET) ended");
     }

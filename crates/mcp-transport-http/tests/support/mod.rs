@@ -136,6 +136,34 @@ impl Drop for TestServer {
 
 impl TestServer {
     pub async fn start(faults: Faults) -> Self {
+        Self::start_with(faults, None).await
+    }
+
+    /// Serve HTTPS with a fresh self-signed certificate for `localhost`; returns the server
+    /// and the certificate (DER) for the client to trust.
+    pub async fn start_tls(faults: Faults) -> (Self, Vec<u8>) {
+        let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+        let cert_der = cert.cert.der().to_vec();
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(
+            rustls::pki_types::PrivatePkcs8KeyDer::from(cert.key_pair.serialize_der()),
+        );
+        let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![rustls::pki_types::CertificateDer::from(cert_der.clone())],
+            key,
+        )
+        .unwrap();
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        (Self::start_with(faults, Some(acceptor)).await, cert_der)
+    }
+
+    async fn start_with(faults: Faults, tls: Option<tokio_rustls::TlsAcceptor>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let state = Arc::new(State::default());
@@ -147,11 +175,25 @@ impl TestServer {
                     return;
                 };
                 let st = Arc::clone(&st);
+                let tls = tls.clone();
                 tokio::spawn(async move {
                     let service = service_fn(move |req| handle(Arc::clone(&st), req));
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
+                    let builder = hyper::server::conn::http1::Builder::new();
+                    match tls {
+                        None => {
+                            let _ = builder
+                                .serve_connection(TokioIo::new(stream), service)
+                                .await;
+                        }
+                        Some(acceptor) => {
+                            let Ok(stream) = acceptor.accept(stream).await else {
+                                return;
+                            };
+                            let _ = builder
+                                .serve_connection(TokioIo::new(stream), service)
+                                .await;
+                        }
+                    }
                 });
             }
         });
@@ -265,23 +307,23 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
             .map(str::to_owned)
     };
 
-    if let Some(token) = &faults.required_token {
-        if header("authorization").as_deref() != Some(&format!("Bearer {token}")) {
-            let mut r = full(
-                StatusCode::UNAUTHORIZED,
-                "text/plain",
-                "missing or stale token",
-            );
-            r.headers_mut().insert(
-                "www-authenticate",
-                "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\""
-                    .parse()
-                    .unwrap(),
-            );
-            r.headers_mut()
-                .insert("mcp-auth-server", "http://127.0.0.1/auth".parse().unwrap());
-            return Ok(r);
-        }
+    if let Some(token) = &faults.required_token
+        && header("authorization").as_deref() != Some(&format!("Bearer {token}"))
+    {
+        let mut r = full(
+            StatusCode::UNAUTHORIZED,
+            "text/plain",
+            "missing or stale token",
+        );
+        r.headers_mut().insert(
+            "www-authenticate",
+            "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\""
+                .parse()
+                .unwrap(),
+        );
+        r.headers_mut()
+            .insert("mcp-auth-server", "http://127.0.0.1/auth".parse().unwrap());
+        return Ok(r);
     }
     if parts.uri.path() != "/mcp" {
         return Ok(full(
@@ -290,14 +332,14 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
             "no MCP endpoint here",
         ));
     }
-    if let Some(session) = header("mcp-session-id") {
-        if !state.sessions.lock().unwrap().contains(&session) {
-            return Ok(full(
-                StatusCode::NOT_FOUND,
-                "text/plain",
-                "session not found",
-            ));
-        }
+    if let Some(session) = header("mcp-session-id")
+        && !state.sessions.lock().unwrap().contains(&session)
+    {
+        return Ok(full(
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            "session not found",
+        ));
     }
 
     match parts.method {
