@@ -22,7 +22,7 @@ impl Client {
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
         let transport: Arc<dyn Transport> = match kind {
             TransportKind::Stdio => connect_stdio(config, handler).await?,
-            TransportKind::Http => connect_http(config, handler).await?,
+            TransportKind::Http => connect_http(config, dispatcher.options(), handler).await?,
             TransportKind::Sse | TransportKind::Auto => {
                 return Err(Error::Config(format!(
                     "transport {:?} is not available yet in this build (stdio and http are)",
@@ -67,20 +67,50 @@ async fn connect_stdio(
 #[cfg(feature = "http")]
 async fn connect_http(
     config: &ServerConfig,
-    _handler: Arc<dyn TransportHandler>,
+    options: &ClientOptions,
+    handler: Arc<dyn TransportHandler>,
 ) -> Result<Arc<dyn Transport>, Error> {
-    let _ = config;
-    Err(Error::Config(
-        "the Streamable HTTP transport is not wired into the client yet".into(),
-    ))
+    use mcp_transport_http::{HttpConfig, HttpTransport};
+    let mut http = HttpConfig::new(server_url(config)?)
+        .with_headers(
+            config
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+        .with_timeout(config.resolved_timeout())
+        .with_id_format(config.id_format()?);
+    if let Some(hook) = &options.auth {
+        http = http.with_auth(Arc::clone(hook));
+    }
+    Ok(Arc::new(HttpTransport::connect(http, handler).await?))
 }
 
 #[cfg(not(feature = "http"))]
 async fn connect_http(
     _: &ServerConfig,
+    _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
 ) -> Result<Arc<dyn Transport>, Error> {
     Err(Error::Config(
         "this build of mcp-client has no HTTP transport (feature `http`)".into(),
     ))
+}
+
+/// The configured `url`, parsed; remote transports only accept http and https.
+#[cfg(any(feature = "http", feature = "sse"))]
+fn server_url(config: &ServerConfig) -> Result<url::Url, Error> {
+    let raw = config
+        .url
+        .as_deref()
+        .ok_or_else(|| Error::Config("a remote server needs a `url`".into()))?;
+    let url = url::Url::parse(raw)
+        .map_err(|e| Error::Config(format!("invalid server url {raw:?}: {e}")))?;
+    match url.scheme() {
+        "http" | "https" => Ok(url),
+        other => Err(Error::Config(format!(
+            "server url must be http or https, not {other}:"
+        ))),
+    }
 }

@@ -35,6 +35,8 @@ pub struct ClientOptions {
     pub(crate) sampling_tools: bool,
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
     pub(crate) on_notification: Option<NotificationCallback>,
+    #[cfg(any(feature = "http", feature = "sse"))]
+    pub(crate) auth: Option<Arc<dyn mcp_jsonrpc::http::AuthHook>>,
 }
 
 impl ClientOptions {
@@ -48,6 +50,8 @@ impl ClientOptions {
             sampling_tools: false,
             elicitation: None,
             on_notification: None,
+            #[cfg(any(feature = "http", feature = "sse"))]
+            auth: None,
         }
     }
 
@@ -91,6 +95,15 @@ impl ClientOptions {
         f: impl Fn(&ServerNotification) + Send + Sync + 'static,
     ) -> Self {
         self.on_notification = Some(Arc::new(f));
+        self
+    }
+
+    /// Ask `hook` for fresh credentials when an HTTP server answers 401 or 403; the request
+    /// is retried once with the headers it returns.
+    #[cfg(any(feature = "http", feature = "sse"))]
+    #[must_use]
+    pub fn with_auth_hook(mut self, hook: Arc<dyn mcp_jsonrpc::http::AuthHook>) -> Self {
+        self.auth = Some(hook);
         self
     }
 
