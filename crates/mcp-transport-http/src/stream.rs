@@ -2,6 +2,7 @@
 //! GET + `Last-Event-ID` when it drops early (spec 2025-11-25, "Resumability").
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcp_jsonrpc::Error;
 use mcp_jsonrpc::http::SseStream;
@@ -9,6 +10,10 @@ use mcp_types::RequestId;
 
 use crate::inner::Inner;
 use crate::wire::{Outgoing, ReplyKind, reply_kind};
+
+/// How long the rest of a POST's stream is read after our response arrived: the server
+/// should end it right away; one that keeps it open must not hold a connection forever.
+const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 
 /// Why a stream is being read.
 #[derive(Debug, Clone, Copy)]
@@ -45,9 +50,25 @@ impl Inner {
         };
         let mut end = StreamEnd::default();
         let mut attempts = 0;
+        let mut drain_deadline = None;
         loop {
             loop {
-                match stream.next_event().await {
+                if ours.is_some() && end.answered && drain_deadline.is_none() {
+                    drain_deadline = Some(tokio::time::Instant::now() + DRAIN_LIMIT);
+                }
+                let next = match drain_deadline {
+                    Some(deadline) => {
+                        match tokio::time::timeout_at(deadline, stream.next_event()).await {
+                            Ok(next) => next,
+                            Err(_) => {
+                                tracing::debug!("stopped draining an SSE reply after our response");
+                                return end;
+                            }
+                        }
+                    }
+                    None => stream.next_event().await,
+                };
+                match next {
                     Ok(Some(event)) => {
                         attempts = 0;
                         if event.event != "message" || event.data.is_empty() {

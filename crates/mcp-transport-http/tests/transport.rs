@@ -955,3 +955,81 @@ async fn pending_empty_after_all_paths() {
     call(&t, "ping", json!({})).await.unwrap_err();
     assert_eq!(t.pending_len(), 0);
 }
+
+#[tokio::test]
+async fn keep_alive_connection_is_reused() {
+    let server = TestServer::start(Faults::default()).await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    for _ in 0..3 {
+        call(&t, "ping", json!({})).await.unwrap();
+    }
+    bounded("notify", t.notify("notifications/initialized", None))
+        .await
+        .unwrap();
+    assert_eq!(server.requests().len(), 5);
+    assert_eq!(server.state.connections.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn listener_resumes_after_drop_with_last_event_id() {
+    let server = TestServer::start(Faults {
+        get_mode: GetMode::DropWithIds,
+        get_pushes: vec![json!({"jsonrpc": "2.0", "method": "notifications/one"})],
+        get_resume_pushes: vec![json!({"jsonrpc": "2.0", "method": "notifications/two"})],
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    rec.wait_for("both notifications", |r| {
+        r.notifications.lock().unwrap().len() == 2
+    })
+    .await;
+    let methods: Vec<String> = rec
+        .notifications
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|n| n.method.clone())
+        .collect();
+    assert_eq!(methods, ["notifications/one", "notifications/two"]);
+    let gets: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == Method::GET)
+        .collect();
+    assert_eq!(gets.len(), 2);
+    assert_eq!(gets[0].header("last-event-id"), None);
+    assert_eq!(gets[1].header("last-event-id"), Some("g-0"));
+    assert_eq!(gets[1].header("mcp-protocol-version"), Some("2025-11-25"));
+    // Resumed, not closed.
+    assert!(t.is_connected());
+    assert_eq!(rec.closed_count(), 0);
+}
+
+#[tokio::test]
+async fn listener_error_is_reported_then_closes() {
+    let server = TestServer::start(Faults {
+        get_mode: GetMode::BreakAfterPushes,
+        get_pushes: vec![json!({"jsonrpc": "2.0", "method": "notifications/before_break"})],
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    rec.wait_for("notification", |r| {
+        r.notifications.lock().unwrap().len() == 1
+    })
+    .await;
+    rec.wait_for("closed", |r| r.closed_count() == 1).await;
+    let errors = rec.errors.lock().unwrap().clone();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("I/O error"), "{errors:?}");
+    assert!(!t.is_connected());
+}

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
+use std::future::Future as _;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -30,7 +31,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 
-pub type Body_ = BoxBody<Bytes, Infallible>;
+pub type Body_ = BoxBody<Bytes, std::io::Error>;
 
 /// A body fed from a channel: an SSE stream the server writes over time. Dropping the
 /// sender ends the body; the server "drops the connection" that way.
@@ -38,12 +39,47 @@ pub struct ChannelBody(pub mpsc::UnboundedReceiver<Bytes>);
 
 impl Body for ChannelBody {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = std::io::Error;
     fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
         self.0.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b))))
+    }
+}
+
+/// A body that sends its data, waits a moment (so the head and data are on the wire), and
+/// then fails: hyper tears the connection down mid-stream.
+pub struct BrokenBody {
+    pub data: Option<Bytes>,
+    pub pause: Pin<Box<tokio::time::Sleep>>,
+}
+
+impl BrokenBody {
+    pub fn new(data: Bytes) -> Self {
+        Self {
+            data: Some(data),
+            pause: Box::pin(tokio::time::sleep(Duration::from_millis(100))),
+        }
+    }
+}
+
+impl Body for BrokenBody {
+    type Data = Bytes;
+    type Error = std::io::Error;
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        if let Some(data) = self.data.take() {
+            return Poll::Ready(Some(Ok(Frame::data(data))));
+        }
+        match self.pause.as_mut().poll(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(()) => {
+                Poll::Ready(Some(Err(std::io::Error::other("connection torn down"))))
+            }
+        }
     }
 }
 
@@ -59,6 +95,11 @@ pub enum GetMode {
     Slow(Duration),
     /// A stream that carries `get_pushes` and then ends (no event ids: not resumable).
     EndAfterPushes,
+    /// A stream that carries `get_pushes` and then breaks (the connection is torn down).
+    BreakAfterPushes,
+    /// A stream that carries `get_pushes` with event ids and `retry: 50`, then ends; a GET
+    /// with the last id gets `get_resume_pushes` on a stream that stays open.
+    DropWithIds,
 }
 
 /// Server-wide behaviour switches.
@@ -69,6 +110,8 @@ pub struct Faults {
     pub get_mode: GetMode,
     /// JSON-RPC messages (values) pushed on the GET stream as soon as it opens.
     pub get_pushes: Vec<Value>,
+    /// Pushed on a resumed GET stream (`GetMode::DropWithIds`).
+    pub get_resume_pushes: Vec<Value>,
     /// When set, every request needs `Authorization: Bearer <token>`; else 401.
     pub required_token: Option<String>,
     /// Answer every POST with 307 to this URL.
@@ -120,6 +163,8 @@ pub struct State {
     pub get_opened: Notify,
     /// GET streams currently held open by a client.
     pub get_streams_open: std::sync::atomic::AtomicI32,
+    /// TCP connections accepted.
+    pub connections: AtomicU32,
 }
 
 pub struct TestServer {
@@ -174,6 +219,7 @@ impl TestServer {
                 let Ok((stream, _)) = listener.accept().await else {
                     return;
                 };
+                st.connections.fetch_add(1, Ordering::SeqCst);
                 let st = Arc::clone(&st);
                 let tls = tls.clone();
                 tokio::spawn(async move {
@@ -247,7 +293,7 @@ fn full(status: StatusCode, content_type: &str, body: impl Into<Bytes>) -> Respo
     Response::builder()
         .status(status)
         .header("content-type", content_type)
-        .body(Full::new(body.into()).boxed())
+        .body(Full::new(body.into()).map_err(|e| match e {}).boxed())
         .unwrap()
 }
 
@@ -386,6 +432,14 @@ async fn handle_get(
         return full(StatusCode::NOT_ACCEPTABLE, "text/plain", "");
     }
     if let Some(last) = last_event_id {
+        if matches!(faults.get_mode, GetMode::DropWithIds) && last.starts_with("g-") {
+            let (response, tx) = sse_response();
+            for (i, push) in faults.get_resume_pushes.iter().enumerate() {
+                let _ = tx.send(Bytes::from(sse_event(push, Some(&format!("r-{i}")))));
+            }
+            keep_open(state, tx);
+            return response;
+        }
         let replay = state.resumable.lock().unwrap().remove(&last);
         return match replay {
             Some(events) => sse_all(events),
@@ -398,6 +452,27 @@ async fn handle_get(
         GetMode::Slow(d) => tokio::time::sleep(*d).await,
         _ => {}
     }
+    match faults.get_mode {
+        GetMode::BreakAfterPushes => {
+            let events: String = faults
+                .get_pushes
+                .iter()
+                .map(|p| sse_event(p, None))
+                .collect();
+            return Response::builder()
+                .header("content-type", "text/event-stream")
+                .body(BrokenBody::new(Bytes::from(events)).boxed())
+                .unwrap();
+        }
+        GetMode::DropWithIds => {
+            let mut events = String::from("retry: 50\n\n");
+            for (i, push) in faults.get_pushes.iter().enumerate() {
+                events.push_str(&sse_event(push, Some(&format!("g-{i}"))));
+            }
+            return sse_all(events);
+        }
+        _ => {}
+    }
     let (response, tx) = sse_response();
     for push in &faults.get_pushes {
         let _ = tx.send(Bytes::from(sse_event(push, None)));
@@ -406,15 +481,19 @@ async fn handle_get(
     if matches!(faults.get_mode, GetMode::EndAfterPushes) {
         drop(tx);
     } else {
-        // Keep the stream open until the client goes away.
-        state.get_streams_open.fetch_add(1, Ordering::SeqCst);
-        let st = Arc::clone(state);
-        tokio::spawn(async move {
-            tx.closed().await;
-            st.get_streams_open.fetch_sub(1, Ordering::SeqCst);
-        });
+        keep_open(state, tx);
     }
     response
+}
+
+/// Keep a GET stream open until the client goes away, counting open streams.
+fn keep_open(state: &Arc<State>, tx: mpsc::UnboundedSender<Bytes>) {
+    state.get_streams_open.fetch_add(1, Ordering::SeqCst);
+    let st = Arc::clone(state);
+    tokio::spawn(async move {
+        tx.closed().await;
+        st.get_streams_open.fetch_sub(1, Ordering::SeqCst);
+    });
 }
 
 async fn handle_post(state: &Arc<State>, faults: &Faults, body: &str) -> Response<Body_> {
