@@ -98,18 +98,33 @@ pub(crate) fn start_reaper(
 
 fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited>>) {
     let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
-    // Returns once the leader has exited (it stays a zombie until reaped below), or on an
-    // error the blocking wait below reports too.
-    while let Err(Errno::EINTR) = waitid(Id::Pid(group.pgid), flags) {}
-    let status = {
-        let mut reaped = group.reaped.lock().unwrap_or_else(|p| p.into_inner());
-        // The leader is gone; grandchildren it left behind (a server under `npx`, a
-        // background helper) must not outlive it. Its pid is still reserved, so this
-        // signals our group and nobody else's.
-        let _ = killpg(group.pgid, Signal::SIGKILL);
-        let status = child.wait().ok();
-        *reaped = true;
-        status
+    // Returns once the leader has exited; it stays a zombie, its pid reserved, until reaped.
+    let observed = loop {
+        match waitid(Id::Pid(group.pgid), flags) {
+            Err(Errno::EINTR) => continue,
+            other => break other,
+        }
+    };
+    let status = match observed {
+        Ok(_) => {
+            let mut reaped = group.reaped.lock().unwrap_or_else(|p| p.into_inner());
+            // The leader is gone; grandchildren it left behind (a server under `npx`, a
+            // background helper) must not outlive it. Its pid is still reserved, so this
+            // signals our group and nobody else's.
+            let _ = killpg(group.pgid, Signal::SIGKILL);
+            // Prompt: the leader is already a zombie.
+            let status = child.wait().ok();
+            *reaped = true;
+            status
+        }
+        Err(e) => {
+            // Not expected; fall back to a plain blocking wait, outside the lock so that
+            // `signal` (and with it the shutdown sequence) never waits on a live process.
+            tracing::debug!("waitid on the MCP server failed ({e}); waiting without it");
+            let status = child.wait().ok();
+            *group.reaped.lock().unwrap_or_else(|p| p.into_inner()) = true;
+            status
+        }
     };
     tx.send_replace(Some(Exited(status)));
 }

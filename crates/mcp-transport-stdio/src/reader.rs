@@ -13,11 +13,15 @@ use crate::line_reader::{LineEvent, LineReader};
 use crate::shared::Shared;
 use crate::shutdown::wait_exit;
 
-/// After stdout ends, how long to wait for the exit status (for the close detail).
-const EXIT_STATUS_WAIT: Duration = Duration::from_millis(100);
+/// After stdout ends, how long to wait for the exit status (for the close detail). A server
+/// that exits closes stdout a moment before the reaper thread has its status; the bound only
+/// costs time when the server closed stdout and keeps running.
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(250);
 
-/// After the server exits, how long to wait for stderr's last lines before closing.
-const STDERR_DRAIN_WAIT: Duration = Duration::from_millis(100);
+/// How long to wait for stderr's last lines before closing. Stderr ends when the server's
+/// process group is gone, so this costs time only when something outside the group still
+/// holds the pipe.
+const STDERR_DRAIN_WAIT: Duration = Duration::from_millis(250);
 
 /// After the server exits, how long to go on reading what it wrote before exiting. Normally
 /// stdout ends at once (the reaper kills the whole group); this bounds the wait when some

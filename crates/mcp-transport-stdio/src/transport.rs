@@ -36,7 +36,7 @@ struct Tasks {
 ///   on their own tasks.
 /// - The transport closes when the caller calls [`close`](Transport::close), when the
 ///   server's stdout ends, or when the server exits: pending requests are rejected with
-///   "Transport closed: <why>" and [`TransportHandler::on_closed`] runs exactly once. It never
+///   `Transport closed: <why>` and [`TransportHandler::on_closed`] runs exactly once. It never
 ///   restarts the server.
 /// - [`close`](Transport::close) shuts the server down as the MCP specification says: close
 ///   its stdin, wait, `SIGTERM` its process group, wait, `SIGKILL` the group (see

@@ -39,6 +39,7 @@ exit 1"#),
     assert_eq!(t.pending_len(), 0);
     assert_eq!(recorder.closed(), 1);
     // The server's last words are there for the error message.
+    eventually("the stderr tail", || t.stderr_tail().is_some()).await;
     assert_eq!(t.stderr_tail().as_deref(), Some("fatal: config missing"));
     // Later requests fail at once, with the same reason.
     let again = bounded(t.request("ping", None, RequestOptions::new()))
@@ -248,4 +249,28 @@ async fn pending_map_is_empty_after_timeouts_cancels_and_close() {
         assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
     }
     assert_eq!(t.pending_len(), 0);
+}
+
+#[tokio::test]
+async fn writes_to_a_server_that_stopped_reading_are_bounded_by_the_timeout() {
+    // Never reads stdin: once the pipe buffer is full, every write blocks.
+    let t = start(
+        sh("sleep 30").with_timeout(Some(Duration::from_millis(200))),
+        Recorder::new(),
+    )
+    .await;
+    let big = mcp_types::to_raw(&"x".repeat(1024 * 1024)).unwrap();
+    let err = bounded(t.notify("notifications/big", Some(big.clone())))
+        .await
+        .unwrap_err();
+    assert!(err.is_timeout(), "{err:?}");
+    let err = bounded(t.request("tools/call", Some(big), RequestOptions::new()))
+        .await
+        .unwrap_err();
+    assert!(err.is_timeout(), "{err:?}");
+    assert_eq!(t.pending_len(), 0);
+    // The shutdown sequence does not wait on the stuck writer.
+    let pid = t.pid().unwrap();
+    bounded(t.close()).await;
+    assert!(is_reaped(pid));
 }

@@ -223,3 +223,113 @@ async fn many_requests_in_flight() {
     assert_eq!(t.pending_len(), 0);
     bounded(t.close()).await;
 }
+
+/// Counts the server requests it sees and never answers them.
+#[derive(Default)]
+struct Silent {
+    seen: std::sync::atomic::AtomicUsize,
+}
+
+impl mcp_jsonrpc::TransportHandler for Silent {
+    fn on_request(
+        &self,
+        _request: mcp_types::Request,
+    ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
+        self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async { mcp_jsonrpc::ServerRequestOutcome::Suppressed })
+    }
+}
+
+#[tokio::test]
+async fn suppressed_server_request_gets_no_reply() {
+    let dir = TempDir::new();
+    let out = dir.file("seen");
+    let handler = Arc::new(Silent::default());
+    let t = start(
+        sh(
+            r#"echo '{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}'
+while read -r line; do printf '%s\n' "$line" >> "$OUT"; done"#,
+        )
+        .with_env([("OUT", out.to_str().unwrap())]),
+        handler.clone(),
+    )
+    .await;
+    eventually("the server request", || {
+        handler.seen.load(std::sync::atomic::Ordering::SeqCst) == 1
+    })
+    .await;
+    // Give a wrongly written reply time to overtake the marker.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    bounded(t.notify("notifications/marker", None))
+        .await
+        .unwrap();
+    eventually("the marker", || read(&out).contains("marker")).await;
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["method"], json!("notifications/marker"));
+    bounded(t.close()).await;
+}
+
+/// A server-request handler that never finishes, and says when its future is dropped.
+struct Stuck {
+    started: flag::Flag,
+    dropped: flag::Flag,
+}
+
+mod flag {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[derive(Clone, Default)]
+    pub struct Flag(Arc<AtomicBool>);
+
+    impl Flag {
+        pub fn set(&self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+        pub fn get(&self) -> bool {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+
+    /// Sets the flag when dropped.
+    pub struct OnDrop(pub Flag);
+
+    impl Drop for OnDrop {
+        fn drop(&mut self) {
+            self.0.set();
+        }
+    }
+}
+
+impl mcp_jsonrpc::TransportHandler for Stuck {
+    fn on_request(
+        &self,
+        _request: mcp_types::Request,
+    ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
+        let started = self.started.clone();
+        let guard = flag::OnDrop(self.dropped.clone());
+        Box::pin(async move {
+            let _guard = guard;
+            started.set();
+            std::future::pending().await
+        })
+    }
+}
+
+#[tokio::test]
+async fn server_request_handlers_are_aborted_on_close() {
+    let handler = Arc::new(Stuck {
+        started: Default::default(),
+        dropped: Default::default(),
+    });
+    let t = start(
+        sh(r#"echo '{"jsonrpc":"2.0","id":"s1","method":"elicitation/create"}'; cat >/dev/null"#),
+        handler.clone(),
+    )
+    .await;
+    eventually("the handler to start", || handler.started.get()).await;
+    assert!(!handler.dropped.get());
+    bounded(t.close()).await;
+    eventually("the handler to be aborted", || handler.dropped.get()).await;
+}

@@ -4,10 +4,13 @@
 mod common;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use common::*;
 use mcp_jsonrpc::{Error, NoopHandler, Transport};
-use mcp_transport_stdio::{STDERR_TAIL_MAX_BYTES, StderrMode, StdioConfig, StdioTransport};
+use mcp_transport_stdio::{
+    STDERR_TAIL_MAX_BYTES, ShutdownTimeouts, StderrMode, StdioConfig, StdioTransport,
+};
 
 /// Starts a grandchild that would run for five minutes, writes its pid to `$OUT`, and exits
 /// when its stdin ends.
@@ -159,7 +162,9 @@ async fn shutdown_closes_stdin_first() {
     let out = dir.file("seen");
     let t = start(
         sh(r#"trap 'echo term >> "$OUT"' TERM; cat >/dev/null; echo eof >> "$OUT""#)
-            .with_env([("OUT", out.to_str().unwrap())]),
+            .with_env([("OUT", out.to_str().unwrap())])
+            // Ample time to exit by itself, so a loaded machine cannot make this flaky.
+            .with_shutdown(ShutdownTimeouts::new().with_after_stdin_close(LIMIT)),
         Arc::new(NoopHandler),
     )
     .await;
@@ -177,7 +182,13 @@ async fn shutdown_escalates_to_sigterm_and_sigkill() {
     let out = dir.file("seen");
     let t = start(
         sh(r#"trap 'echo term >> "$OUT"' TERM; echo ready >&2; while :; do sleep 0.05; done"#)
-            .with_env([("OUT", out.to_str().unwrap())]),
+            .with_env([("OUT", out.to_str().unwrap())])
+            // Time for the trap to run before SIGKILL, even on a loaded machine.
+            .with_shutdown(
+                ShutdownTimeouts::new()
+                    .with_after_stdin_close(Duration::from_millis(300))
+                    .with_after_sigterm(Duration::from_secs(1)),
+            ),
         Arc::new(NoopHandler),
     )
     .await;

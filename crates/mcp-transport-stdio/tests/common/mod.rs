@@ -58,7 +58,14 @@ pub fn sh(script: &str) -> StdioConfig {
 }
 
 /// Spawn `config` with `handler`, bounded.
+///
+/// Spawns are serialised within a test binary. A child forked by one test while another
+/// test's spawn still holds both ends of its pipes inherits copies of them until it execs; on
+/// a loaded machine that window is long enough for a write to "succeed" into a pipe whose
+/// server already closed its stdin, which would make `request_on_broken_pipe_fails` flaky.
 pub async fn start(config: StdioConfig, handler: Arc<dyn TransportHandler>) -> StdioTransport {
+    static SPAWN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _one_at_a_time = bounded(SPAWN.lock()).await;
     bounded(StdioTransport::spawn(config, handler))
         .await
         .expect("spawn the test server")
