@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use mcp_jsonrpc::{Error, RequestOptions, Transport};
 use mcp_transport_http::{HttpConfig, HttpTransport, ProxyMode};
-use support::{Faults, Recorder, TestServer, bounded};
+use support::{Faults, GetMode, Recorder, TestServer, bounded};
 
 fn https_config(server: &TestServer) -> HttpConfig {
     HttpConfig::new(
@@ -45,4 +45,49 @@ async fn untrusted_certificate_is_a_connect_error() {
         .unwrap_err();
     assert!(matches!(err, Error::Connect(_)), "{err}");
     assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn https_negotiates_http2_over_alpn() {
+    let (server, cert) = TestServer::start_tls_h2(Faults {
+        sse_replies: true,
+        get_mode: GetMode::Stream,
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    let t = HttpTransport::connect(
+        https_config(&server).with_extra_root_cert_der(cert),
+        rec.clone(),
+    )
+    .await
+    .unwrap();
+    let params = serde_json::value::to_raw_value(&serde_json::json!({})).unwrap();
+    bounded(
+        "init",
+        t.request("initialize", Some(params), RequestOptions::new()),
+    )
+    .await
+    .unwrap();
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    assert!(t.listener_active());
+    for _ in 0..3 {
+        bounded("ping", t.request("ping", None, RequestOptions::new()))
+            .await
+            .unwrap();
+    }
+    let reqs = server.requests();
+    assert!(
+        reqs.iter().all(|r| r.version == http::Version::HTTP_2),
+        "{reqs:?}"
+    );
+    // One multiplexed connection carries the GET stream and every POST.
+    assert_eq!(
+        server
+            .state
+            .connections
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
+    bounded("close", t.close()).await;
 }

@@ -127,6 +127,7 @@ pub struct Faults {
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Recorded {
+    pub version: http::Version,
     pub method: Method,
     pub uri: String,
     pub headers: HeaderMap,
@@ -187,6 +188,15 @@ impl TestServer {
     /// Serve HTTPS with a fresh self-signed certificate for `localhost`; returns the server
     /// and the certificate (DER) for the client to trust.
     pub async fn start_tls(faults: Faults) -> (Self, Vec<u8>) {
+        Self::start_tls_alpn(faults, vec![b"http/1.1".to_vec()]).await
+    }
+
+    /// HTTPS offering HTTP/2 and HTTP/1.1 over ALPN.
+    pub async fn start_tls_h2(faults: Faults) -> (Self, Vec<u8>) {
+        Self::start_tls_alpn(faults, vec![b"h2".to_vec(), b"http/1.1".to_vec()]).await
+    }
+
+    async fn start_tls_alpn(faults: Faults, alpn: Vec<Vec<u8>>) -> (Self, Vec<u8>) {
         let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
         let cert_der = cert.cert.der().to_vec();
         let key = rustls::pki_types::PrivateKeyDer::Pkcs8(
@@ -203,7 +213,7 @@ impl TestServer {
             key,
         )
         .unwrap();
-        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        config.alpn_protocols = alpn;
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
         (Self::start_with(faults, Some(acceptor)).await, cert_der)
     }
@@ -224,21 +234,32 @@ impl TestServer {
                 let tls = tls.clone();
                 tokio::spawn(async move {
                     let service = service_fn(move |req| handle(Arc::clone(&st), req));
-                    let builder = hyper::server::conn::http1::Builder::new();
-                    match tls {
+                    let io = match tls {
                         None => {
-                            let _ = builder
+                            let _ = hyper::server::conn::http1::Builder::new()
                                 .serve_connection(TokioIo::new(stream), service)
                                 .await;
+                            return;
                         }
-                        Some(acceptor) => {
-                            let Ok(stream) = acceptor.accept(stream).await else {
+                        Some(acceptor) => match acceptor.accept(stream).await {
+                            Ok(s) => TokioIo::new(s),
+                            Err(e) => {
+                                eprintln!("test server TLS accept failed: {e}");
                                 return;
-                            };
-                            let _ = builder
-                                .serve_connection(TokioIo::new(stream), service)
-                                .await;
-                        }
+                            }
+                        },
+                    };
+                    // HTTP/2 when ALPN chose it, else HTTP/1.1.
+                    if io.inner().get_ref().1.alpn_protocol() == Some(b"h2") {
+                        let _ = hyper::server::conn::http2::Builder::new(
+                            hyper_util::rt::TokioExecutor::new(),
+                        )
+                        .serve_connection(io, service)
+                        .await;
+                    } else {
+                        let _ = hyper::server::conn::http1::Builder::new()
+                            .serve_connection(io, service)
+                            .await;
                     }
                 });
             }
@@ -339,6 +360,7 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
         .unwrap_or_default();
     let body = String::from_utf8_lossy(&body).into_owned();
     state.requests.lock().unwrap().push(Recorded {
+        version: parts.version,
         method: parts.method.clone(),
         uri: parts.uri.to_string(),
         headers: parts.headers.clone(),
