@@ -72,3 +72,79 @@ pub(crate) fn body_error(e: hyper::Error) -> Error {
         super::client::error_chain(&e)
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
+
+    #[tokio::test]
+    async fn bodies_within_the_bound_are_read_whole() {
+        let r = response_from_raw(vec![
+            chunked_head(200, "application/json", ""),
+            chunk(b"{\"a\":"),
+            chunk(b"1}"),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let body = read_body_bounded(r.into_body(), 7).await.unwrap();
+        assert_eq!(&body[..], b"{\"a\":1}");
+    }
+
+    #[tokio::test]
+    async fn bodies_over_the_bound_are_refused() {
+        let r = response_from_raw(vec![
+            chunked_head(200, "application/json", ""),
+            chunk(&[b'x'; 600]),
+            chunk(&[b'x'; 600]),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let err = read_body_bounded(r.into_body(), 1000).await.unwrap_err();
+        assert!(
+            matches!(err, Error::MessageTooLarge { limit: 1000 }),
+            "{err}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_truncated_body_is_an_io_error() {
+        // The connection closes before the chunked body ends.
+        let r = response_from_raw(vec![
+            chunked_head(200, "application/json", ""),
+            chunk(b"{\"partial\""),
+        ])
+        .await;
+        let err = read_body_bounded(r.into_body(), 1000).await.unwrap_err();
+        assert!(matches!(err, Error::Io(_)), "{err}");
+    }
+
+    #[tokio::test]
+    async fn http_errors_keep_a_bounded_body_and_the_auth_hints() {
+        let page = "<h1>nope</h1>".repeat(1000);
+        let r = response_from_raw(vec![
+            chunked_head(
+                401,
+                "text/html",
+                "www-authenticate: Bearer realm=\"mcp\"\r\nmcp-auth-server: https://auth.example\r\n",
+            ),
+            chunk(page.as_bytes()),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let Error::Http {
+            status,
+            body,
+            www_authenticate,
+            auth_server,
+        } = http_error(r).await
+        else {
+            panic!("expected Error::Http");
+        };
+        assert_eq!(status, 401);
+        assert_eq!(body.len(), ERROR_BODY_LIMIT);
+        assert!(body.starts_with("<h1>nope</h1>"));
+        assert_eq!(www_authenticate.as_deref(), Some("Bearer realm=\"mcp\""));
+        assert_eq!(auth_server.as_deref(), Some("https://auth.example"));
+    }
+}

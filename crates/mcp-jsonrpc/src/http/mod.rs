@@ -17,6 +17,8 @@ mod client;
 mod connector;
 mod headers;
 mod sse_stream;
+#[cfg(test)]
+mod test_io;
 mod tls;
 
 pub use auth::AuthHook;

@@ -42,14 +42,20 @@ impl SseStream {
         }
     }
 
-    /// The next dispatched event (priming events with empty data are not dispatched), or
-    /// `None` at the end of the body.
+    /// The next event with data, or `None` at the end of the body. Events with empty data
+    /// (MCP's priming events) are skipped; their id still counts for
+    /// [`last_event_id`](Self::last_event_id).
     ///
     /// An oversized event is [`Error::MessageTooLarge`]; the stream stays usable (that event
     /// is skipped). A broken connection is [`Error::Io`], after which the stream is over.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, Error> {
         loop {
             if let Some(event) = self.queue.pop_front() {
+                // A priming event (an id and empty data, MCP 2025-11-25) only moves the
+                // resumption cursor; it is never a message.
+                if event.data.is_empty() {
+                    continue;
+                }
                 return Ok(Some(event));
             }
             let Some(body) = self.body.as_mut() else {
@@ -98,5 +104,78 @@ impl SseStream {
     /// Give back the parser (its last event id and `retry`) for a resumed stream.
     pub fn into_parser(self) -> SseParser {
         self.parser
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
+
+    #[tokio::test]
+    async fn events_split_across_chunks_come_out_whole() {
+        let r = response_from_raw(vec![
+            chunked_head(200, "text/event-stream", ""),
+            chunk(b"retry: 250\nid: p1\ndata:\n\n"),
+            chunk(b"id: e2\nda"),
+            chunk(b"ta: {\"jsonrpc\":"),
+            chunk(b"\"2.0\"}\r\n\r\nevent: other\ndata: x\n\n"),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let mut stream = SseStream::new(r.into_body(), 1024);
+        // The priming event (empty data) is not dispatched, but its id counts.
+        let first = stream.next_event().await.unwrap().unwrap();
+        assert_eq!(first.data, "{\"jsonrpc\":\"2.0\"}");
+        assert_eq!(first.event, "message");
+        assert_eq!(stream.last_event_id(), Some("e2"));
+        let second = stream.next_event().await.unwrap().unwrap();
+        assert_eq!(second.event, "other");
+        assert!(stream.next_event().await.unwrap().is_none());
+        assert!(stream.is_done());
+        assert_eq!(stream.retry(), Some(Duration::from_millis(250)));
+    }
+
+    #[tokio::test]
+    async fn an_oversized_event_is_reported_and_skipped() {
+        let big = format!("data: {}\n\n", "y".repeat(300));
+        let r = response_from_raw(vec![
+            chunked_head(200, "text/event-stream", ""),
+            chunk(big.as_bytes()),
+            chunk(b"data: small\n\n"),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let mut stream = SseStream::new(r.into_body(), 100);
+        let err = stream.next_event().await.unwrap_err();
+        assert!(
+            matches!(err, Error::MessageTooLarge { limit: 100 }),
+            "{err}"
+        );
+        let next = stream.next_event().await.unwrap().unwrap();
+        assert_eq!(next.data, "small");
+    }
+
+    #[tokio::test]
+    async fn a_resumed_stream_keeps_the_cursor() {
+        let first = response_from_raw(vec![
+            chunked_head(200, "text/event-stream", ""),
+            chunk(b"id: 41\nretry: 10\ndata:\n\n"),
+        ])
+        .await;
+        let mut stream = SseStream::new(first.into_body(), 1024);
+        // The connection drops: an I/O error, and the cursor survives.
+        assert!(matches!(stream.next_event().await, Err(Error::Io(_))));
+        assert_eq!(stream.last_event_id(), Some("41"));
+        let second = response_from_raw(vec![
+            chunked_head(200, "text/event-stream", ""),
+            chunk(b"id: 42\ndata: again\n\n"),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        let mut resumed = SseStream::with_parser(second.into_body(), stream.into_parser());
+        assert_eq!(resumed.retry(), Some(Duration::from_millis(10)));
+        assert_eq!(resumed.next_event().await.unwrap().unwrap().data, "again");
+        assert_eq!(resumed.last_event_id(), Some("42"));
     }
 }
