@@ -2,10 +2,12 @@
 
 use std::process::ExitCode;
 
+use crate::http::{serve_http, serve_legacy_sse};
 use crate::options::ServerOptions;
-use crate::stdio::serve_stdio;
+use crate::stdio::{commit_startup_faults, serve_stdio};
 
-/// Parse `args` (program name first) and serve MCP on stdin/stdout until stdin closes.
+/// Parse `args` (program name first) and serve MCP on stdin/stdout until stdin closes, or
+/// over HTTP with `--http ADDR` / `--legacy-sse ADDR` until killed.
 ///
 /// Self-contained: builds its own single-threaded Tokio runtime, so the `mcp` CLI can call
 /// it when re-executed as its bundled demo server. `--help` and `--version` print and
@@ -33,7 +35,19 @@ pub fn main_with_args(args: impl IntoIterator<Item = String>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(serve_stdio(options));
+    let result = runtime.block_on(async move {
+        match (options.http, options.legacy_sse) {
+            (Some(addr), _) => {
+                commit_startup_faults(&options);
+                serve_http(options, addr).await
+            }
+            (None, Some(addr)) => {
+                commit_startup_faults(&options);
+                serve_legacy_sse(options, addr).await
+            }
+            (None, None) => serve_stdio(options).await,
+        }
+    });
     // Do not wait for the blocking stdin reader thread: it may sit in read(2) forever.
     runtime.shutdown_background();
     match result {

@@ -15,6 +15,8 @@ use crate::{completion, lifecycle, logging, pagination, prompts, resources, tool
 pub(crate) struct Ctx {
     pub(crate) core: Arc<Core>,
     pub(crate) sink: Sink,
+    /// Where requests to the client go: `sink`, unless the front end routes them elsewhere.
+    pub(crate) requests_sink: Sink,
     pub(crate) progress_token: Option<Value>,
 }
 
@@ -24,9 +26,15 @@ impl Ctx {
             .pointer("/_meta/progressToken")
             .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
             .cloned();
+        let requests_sink = core
+            .frontend
+            .server_requests
+            .clone()
+            .unwrap_or_else(|| sink.clone());
         Self {
             core,
             sink,
+            requests_sink,
             progress_token,
         }
     }

@@ -7,9 +7,11 @@
 //! survive a misbehaving server.
 //!
 //! The core ([`Server`]) takes one incoming JSON-RPC frame at a time and writes what it has
-//! to say to a [`Sink`]; it knows nothing about pipes, so an HTTP front end can sit on the
-//! same core. [`serve_stdio`] is the newline-delimited stdio front end and [`main_with_args`]
-//! the whole program, which the `mcp` CLI runs to host its bundled demo server.
+//! to say to a [`Sink`]; it knows nothing about pipes or sockets. [`serve_stdio`] is the
+//! newline-delimited stdio front end, [`serve_http`] the Streamable HTTP one (a core per
+//! session, each POST with its own sink), [`serve_legacy_sse`] the 2024-11-05 HTTP+SSE one,
+//! and [`main_with_args`] the whole program, which the `mcp` CLI runs to host its bundled
+//! demo server.
 //!
 //! ```
 //! use mcp_test_server::{Server, ServerOptions, Sink};
@@ -28,6 +30,7 @@ mod cli;
 mod client_requests;
 mod completion;
 mod dispatch;
+mod http;
 mod lifecycle;
 mod logging;
 mod options;
@@ -43,7 +46,8 @@ mod tests;
 mod tools;
 
 pub use cli::main_with_args;
-pub use options::ServerOptions;
+pub use http::{serve_http, serve_legacy_sse};
+pub use options::{BearerToken, ServerOptions};
 pub use server::Server;
 pub use sink::{OutFrame, Sink};
 pub use stdio::{serve, serve_stdio};

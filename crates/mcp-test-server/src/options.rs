@@ -1,5 +1,8 @@
 //! Command-line options: the server's identity and the faults it can be told to commit.
 
+use std::fmt;
+use std::net::SocketAddr;
+
 use clap::Parser;
 
 /// How the server behaves. Every flag defaults to the well-behaved demo server; the fault
@@ -11,9 +14,10 @@ use clap::Parser;
 #[command(
     name = "mcp-test-server",
     version,
-    about = "A Model Context Protocol server over stdio, for tests and demos.",
+    about = "A Model Context Protocol server over stdio or HTTP, for tests and demos.",
     long_about = "A Model Context Protocol server (revision 2025-11-25, older revisions \
-                  answered too) speaking newline-delimited JSON-RPC on stdin/stdout. Without \
+                  answered too) speaking newline-delimited JSON-RPC on stdin/stdout, or \
+                  Streamable HTTP with --http, or legacy HTTP+SSE with --legacy-sse. Without \
                   flags it is a well-behaved demo server; the fault flags make it misbehave \
                   in the ways real servers do. Stderr carries diagnostics only."
 )]
@@ -84,6 +88,94 @@ pub struct ServerOptions {
     /// declare the capability.
     #[arg(long)]
     pub ignore_client_capabilities: bool,
+
+    /// Serve Streamable HTTP (revision 2025-11-25) at `/mcp` on this address instead of
+    /// stdio; the first stdout line is `listening http://ADDR/mcp`.
+    #[arg(long, value_name = "ADDR", conflicts_with = "legacy_sse")]
+    pub http: Option<SocketAddr>,
+
+    /// Serve legacy HTTP+SSE (revision 2024-11-05) at `/sse` and `/messages` on this address
+    /// instead of stdio; the first stdout line is `listening http://ADDR/sse`.
+    #[arg(long, value_name = "ADDR")]
+    pub legacy_sse: Option<SocketAddr>,
+
+    /// HTTP: answer POSTed requests with an SSE stream (notifications and server requests
+    /// about the request, then the response) instead of one JSON body.
+    #[arg(long)]
+    pub sse_replies: bool,
+
+    /// HTTP: send server requests (sampling, roots, elicitation) on the POST stream of the
+    /// tool call that causes them: such a reply turns into an SSE stream.
+    #[arg(long)]
+    pub server_request_on_post: bool,
+
+    /// HTTP: send server requests on the GET stream instead of the POST stream.
+    #[arg(long)]
+    pub server_requests_on_get: bool,
+
+    /// HTTP fault: answer every GET with 405 (no server-to-client stream).
+    #[arg(long = "get-405")]
+    pub get_405: bool,
+
+    /// HTTP fault: forget a session once it has served this many POSTs; later requests
+    /// with its id get 404.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub expire_session_after: Option<u32>,
+
+    /// HTTP fault: start SSE replies (except to initialize) with a priming event (an id and
+    /// `retry: 50`), then close the stream; the rest comes on GET with `Last-Event-ID`.
+    #[arg(long)]
+    pub drop_stream_after_priming: bool,
+
+    /// HTTP fault: wait this many milliseconds before answering a GET (the stream opens late).
+    #[arg(long, value_name = "MS")]
+    pub slow_get: Option<u64>,
+
+    /// HTTP: require `Authorization: Bearer TOKEN`; anything else is 401 with a
+    /// `WWW-Authenticate` challenge naming the protected resource metadata.
+    #[arg(long, value_name = "TOKEN")]
+    pub require_bearer: Option<BearerToken>,
+
+    /// HTTP fault: answer every POST with 500 and an HTML error page.
+    #[arg(long)]
+    pub error_page: bool,
+
+    /// HTTP fault: answer POSTed requests (except initialize) with 200, `application/json`
+    /// and a body that is not JSON.
+    #[arg(long)]
+    pub malformed_json: bool,
+
+    /// Legacy SSE: announce the message endpoint as an absolute URL.
+    #[arg(long)]
+    pub absolute_endpoint: bool,
+
+    /// Legacy SSE fault: announce a message endpoint on another origin (127.0.0.2).
+    #[arg(long)]
+    pub cross_origin_endpoint: bool,
+
+    /// Legacy SSE fault: close the event stream after this many `message` events.
+    #[arg(long, value_name = "N")]
+    pub end_stream_after: Option<u32>,
+
+    /// Legacy SSE fault: accept POSTs for unknown session ids with 202 and never answer.
+    #[arg(long)]
+    pub unknown_session_silent: bool,
+}
+
+/// The bearer token `--require-bearer` demands; `Debug` does not show it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct BearerToken(pub String);
+
+impl From<String> for BearerToken {
+    fn from(token: String) -> Self {
+        Self(token)
+    }
+}
+
+impl fmt::Debug for BearerToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BearerToken(<redacted>)")
+    }
 }
 
 impl ServerOptions {
@@ -138,5 +230,35 @@ mod tests {
         assert_eq!(o.server_name(), "n");
         assert!(ServerOptions::try_parse_args(["x", "--page-size", "0"]).is_err());
         assert!(ServerOptions::try_parse_args(["x", "--bogus"]).is_err());
+    }
+
+    #[test]
+    fn http_flags_parse_and_the_token_stays_out_of_debug() {
+        let o = ServerOptions::try_parse_args([
+            "x",
+            "--http",
+            "127.0.0.1:0",
+            "--get-405",
+            "--expire-session-after",
+            "3",
+            "--require-bearer",
+            "s3cret",
+        ])
+        .unwrap();
+        assert_eq!(o.http.unwrap().ip().to_string(), "127.0.0.1");
+        assert!(o.get_405);
+        assert_eq!(o.expire_session_after, Some(3));
+        assert_eq!(o.require_bearer.as_ref().unwrap().0, "s3cret");
+        assert!(!format!("{o:?}").contains("s3cret"));
+        assert!(
+            ServerOptions::try_parse_args([
+                "x",
+                "--http",
+                "127.0.0.1:0",
+                "--legacy-sse",
+                "127.0.0.1:0"
+            ])
+            .is_err()
+        );
     }
 }

@@ -16,6 +16,7 @@ use tokio::task::AbortHandle;
 use crate::child::ChildProcess;
 use crate::client_requests::{ClientRequests, Delivery, lock};
 use crate::dispatch::{self, Ctx};
+use crate::http::RequestLog;
 use crate::options::ServerOptions;
 use crate::sink::Sink;
 use crate::state::State;
@@ -37,6 +38,17 @@ pub(crate) struct Core {
     pub(crate) client_requests: Arc<ClientRequests>,
     pub(crate) child: Option<ChildProcess>,
     stray_ids: AtomicU64,
+    pub(crate) frontend: Frontend,
+}
+
+/// What a front end other than stdio adds to a session.
+#[derive(Debug, Default)]
+pub(crate) struct Frontend {
+    /// The HTTP request log the `http_log` tool reports.
+    pub(crate) request_log: Option<Arc<RequestLog>>,
+    /// Where server requests (sampling, roots, elicitation) go instead of the sink of the
+    /// request that causes them (HTTP `--server-requests-on-get`).
+    pub(crate) server_requests: Option<Sink>,
 }
 
 /// A request being worked on.
@@ -58,6 +70,11 @@ pub(crate) enum Outcome {
 impl Server {
     /// A fresh session. With `spawn_child`, this starts the `sleep 300` child now.
     pub fn new(options: ServerOptions) -> Self {
+        Self::with_frontend(options, Frontend::default())
+    }
+
+    /// A fresh session served by a front end with extra needs (HTTP).
+    pub(crate) fn with_frontend(options: ServerOptions, frontend: Frontend) -> Self {
         let child = options.spawn_child.then(ChildProcess::spawn).flatten();
         Self {
             core: Arc::new(Core {
@@ -67,6 +84,7 @@ impl Server {
                 client_requests: Arc::new(ClientRequests::default()),
                 child,
                 stray_ids: AtomicU64::new(0),
+                frontend,
             }),
         }
     }

@@ -19,6 +19,18 @@ const DRAIN_BOUND: Duration = Duration::from_secs(2);
 /// Commits the start-up faults first: `--stderr` text, `--exit-on-start` (which ends the
 /// process here, before anything is read) and `--noisy-stderr`.
 pub async fn serve_stdio(options: ServerOptions) -> io::Result<()> {
+    commit_startup_faults(&options);
+    serve(
+        Server::new(options),
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+    )
+    .await
+}
+
+/// `--stderr` text, `--exit-on-start` (which ends the process here) and `--noisy-stderr`:
+/// what every front end does before serving.
+pub(crate) fn commit_startup_faults(options: &ServerOptions) {
     if let Some(text) = &options.stderr_text {
         eprintln!("{text}");
     }
@@ -30,12 +42,6 @@ pub async fn serve_stdio(options: ServerOptions) -> io::Result<()> {
             eprintln!("mcp-test-server: start-up noise line {i} of 200");
         }
     }
-    serve(
-        Server::new(options),
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-    )
-    .await
 }
 
 /// Run `server` on any byte streams: one JSON-RPC message per line in, one per line out.

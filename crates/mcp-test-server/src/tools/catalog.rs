@@ -142,6 +142,11 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
             none(),
         ),
         tool(
+            "http_log",
+            "Every HTTP request received so far (method, path, status, MCP headers), as JSON; HTTP modes only.",
+            none(),
+        ),
+        tool(
             "cancel_own_request",
             "Sends sampling/createMessage, cancels it after `delay_ms`, and reports whether the client replied anyway.",
             object(

@@ -27,7 +27,10 @@ fn require(ctx: &Ctx, path: &[&str], what: &str) -> Result<(), CallError> {
 }
 
 async fn ask(ctx: &Ctx, method: &str, params: &Value) -> Result<Value, ErrorObject> {
-    let mut outstanding = ctx.core.client_requests.send(&ctx.sink, method, params);
+    let mut outstanding = ctx
+        .core
+        .client_requests
+        .send(&ctx.requests_sink, method, params);
     outstanding.answer().await
 }
 
@@ -141,7 +144,7 @@ pub(super) async fn cancel_own_request(ctx: &Ctx, args: &Args<'_>) -> CallResult
     let delay = Duration::from_millis(args.u64("delay_ms")?.min(60_000));
     require(ctx, &["sampling"], "sampling")?;
     let mut outstanding = ctx.core.client_requests.send(
-        &ctx.sink,
+        &ctx.requests_sink,
         "sampling/createMessage",
         &sampling_params("This request will be cancelled."),
     );
@@ -155,7 +158,8 @@ pub(super) async fn cancel_own_request(ctx: &Ctx, args: &Args<'_>) -> CallResult
     }
     outstanding.cancel();
     let id = outstanding.id().clone();
-    ctx.sink.notification(
+    // On the stream that carried the request, so the client sees them in order.
+    ctx.requests_sink.notification(
         "notifications/cancelled",
         &json!({"requestId": id, "reason": "cancelled by the cancel_own_request tool"}),
     );

@@ -156,6 +156,15 @@ pub(super) fn server_log(ctx: &Ctx) -> Value {
     json_text(&json!(methods))
 }
 
+pub(super) fn http_log(ctx: &Ctx) -> CallResult {
+    match &ctx.core.frontend.request_log {
+        Some(log) => Ok(json_text(&log.to_json())),
+        None => Err(CallError::Tool(
+            "no HTTP request log: the server is not serving HTTP".to_owned(),
+        )),
+    }
+}
+
 pub(super) fn crash(args: &Args<'_>) -> CallResult {
     let code = args.opt_i64("code")?.unwrap_or(1);
     let code = i32::try_from(code).map_err(|_| CallError::Tool("`code` must fit in i32".into()))?;

@@ -62,6 +62,7 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
         "touch" => local::touch(ctx, &args),
         "cancellations" => Ok(local::cancellations(ctx)),
         "server_log" => Ok(local::server_log(ctx)),
+        "http_log" => local::http_log(ctx),
         "cancel_own_request" => client::cancel_own_request(ctx, &args).await,
         "crash" => local::crash(&args),
         "child_pid" => match &ctx.core.child {

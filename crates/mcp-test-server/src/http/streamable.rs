@@ -1,0 +1,153 @@
+//! The Streamable HTTP front end (revision 2025-11-25): routing, the checks every request
+//! to `/mcp` passes, and DELETE.
+//! <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http>
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
+use hyper::{HeaderMap, Method, Request, Response, StatusCode};
+use mcp_types::is_supported_version;
+use serde_json::json;
+
+use super::body::Body;
+use super::log::{Entry, RequestLog};
+use super::reply::{self, Refusal, header};
+use super::session::{Session, Sessions};
+use crate::options::ServerOptions;
+
+/// The MCP endpoint's path.
+pub(crate) const MCP_PATH: &str = "/mcp";
+/// Where `--require-bearer` points clients for the protected resource metadata (RFC 9728).
+pub(crate) const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+
+/// Everything the Streamable HTTP handlers share.
+#[derive(Debug)]
+pub(crate) struct Streamable {
+    pub(crate) options: ServerOptions,
+    /// `http://ADDR`, for absolute URLs.
+    pub(crate) base: String,
+    pub(crate) log: Arc<RequestLog>,
+    pub(crate) sessions: Sessions,
+    next_stream: AtomicU64,
+}
+
+impl Streamable {
+    pub(crate) fn new(options: ServerOptions, base: String) -> Self {
+        Self {
+            options,
+            base,
+            log: Arc::new(RequestLog::default()),
+            sessions: Sessions::default(),
+            next_stream: AtomicU64::new(0),
+        }
+    }
+
+    /// Answer one HTTP request and record it.
+    pub(crate) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<Body> {
+        let path = request
+            .uri()
+            .path_and_query()
+            .map_or("/", |p| p.as_str())
+            .to_owned();
+        let mut entry = Entry::new(request.method().as_str(), &path, request.headers());
+        let response = self.route(request, &mut entry).await;
+        self.log.push(entry, response.status().as_u16());
+        response
+    }
+
+    async fn route(&self, request: Request<Incoming>, entry: &mut Entry) -> Response<Body> {
+        let path = request.uri().path();
+        if path == RESOURCE_METADATA_PATH && self.options.require_bearer.is_some() {
+            return self.resource_metadata();
+        }
+        if path != MCP_PATH {
+            return reply::text(StatusCode::NOT_FOUND, "Not Found");
+        }
+        if let Some(refused) = self.check_bearer(request.headers()) {
+            return refused;
+        }
+        match *request.method() {
+            Method::POST => self.post(request, entry).await,
+            Method::GET => self.get(request).await,
+            Method::DELETE => self.delete(request.headers()),
+            _ => reply::method_not_allowed("GET, POST, DELETE"),
+        }
+    }
+
+    /// 401 with a challenge unless the request carries the required bearer token.
+    pub(crate) fn check_bearer(&self, headers: &HeaderMap) -> Option<Response<Body>> {
+        let token = &self.options.require_bearer.as_ref()?.0;
+        let presented = header(headers, "authorization")
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|t| t == token);
+        if presented {
+            return None;
+        }
+        Some(unauthorized(&self.base))
+    }
+
+    fn resource_metadata(&self) -> Response<Body> {
+        let metadata = json!({
+            "resource": format!("{}{MCP_PATH}", self.base),
+            "authorization_servers": [],
+            "bearer_methods_supported": ["header"],
+        });
+        reply::json(StatusCode::OK, metadata.to_string())
+    }
+
+    /// The session a request names, or the response refusing it: 400 without an id, 404
+    /// for an unknown (or forgotten) one, 400 for an unsupported `MCP-Protocol-Version`.
+    pub(crate) fn session_of(&self, headers: &HeaderMap) -> Result<Arc<Session>, Refusal> {
+        let Some(id) = header(headers, "mcp-session-id") else {
+            return Err(Box::new(reply::text(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: Mcp-Session-Id header is required",
+            )));
+        };
+        let session = self.sessions.get(id).ok_or_else(|| {
+            Box::new(reply::text(
+                StatusCode::NOT_FOUND,
+                "Not Found: unknown session",
+            ))
+        })?;
+        check_protocol_version(headers)?;
+        Ok(session)
+    }
+
+    fn delete(&self, headers: &HeaderMap) -> Response<Body> {
+        let session = match self.session_of(headers) {
+            Ok(session) => session,
+            Err(refused) => return *refused,
+        };
+        self.sessions.remove(&session.id);
+        reply::status(StatusCode::NO_CONTENT)
+    }
+
+    /// A fresh id for a reply stream that may be resumed.
+    pub(crate) fn next_stream_id(&self) -> String {
+        format!("s{}", self.next_stream.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+}
+
+/// 400 when the request names a revision we do not speak.
+pub(crate) fn check_protocol_version(headers: &HeaderMap) -> Result<(), Refusal> {
+    match header(headers, "mcp-protocol-version") {
+        Some(version) if !is_supported_version(version) => Err(Box::new(reply::text(
+            StatusCode::BAD_REQUEST,
+            &format!("Bad Request: unsupported MCP-Protocol-Version {version:?}"),
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// 401 with the challenge RFC 9728 describes.
+pub(crate) fn unauthorized(base: &str) -> Response<Body> {
+    let mut response = reply::text(StatusCode::UNAUTHORIZED, "Unauthorized");
+    let challenge = format!("Bearer resource_metadata=\"{base}{RESOURCE_METADATA_PATH}\"");
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response.headers_mut().insert(WWW_AUTHENTICATE, value);
+    }
+    response
+}
