@@ -1,0 +1,58 @@
+//! Why a scenario failed on the client side.
+
+use std::fmt;
+
+/// A scenario could not be played to the end.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ScenarioError {
+    /// `MCP_CONFORMANCE_SCENARIO` names a scenario this client does not know.
+    UnknownScenario(String),
+    /// The library reported an error (connect, handshake, a request).
+    Client {
+        /// What the client was doing.
+        step: &'static str,
+        /// The library's error.
+        source: mcp_client::Error,
+    },
+    /// The scenario needs tools, but the server did not declare the `tools` capability.
+    NoTools,
+    /// The server does not list a tool the scenario needs.
+    MissingTool(String),
+    /// A tool answered, but not with what the scenario expects.
+    UnexpectedResult {
+        /// The tool.
+        tool: String,
+        /// Its text content (the mock servers put nothing secret there).
+        text: String,
+    },
+}
+
+impl ScenarioError {
+    pub(crate) fn client(step: &'static str) -> impl FnOnce(mcp_client::Error) -> Self {
+        move |source| Self::Client { step, source }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownScenario(name) => write!(f, "unknown scenario `{name}`"),
+            Self::Client { step, source } => write!(f, "{step}: {source}"),
+            Self::NoTools => f.write_str("the server did not declare the `tools` capability"),
+            Self::MissingTool(tool) => write!(f, "the server does not list the tool `{tool}`"),
+            Self::UnexpectedResult { tool, text } => {
+                write!(f, "unexpected result from `{tool}`: {text:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Client { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
