@@ -10,7 +10,7 @@ use mcp_jsonrpc::{
     Error, Incoming, RequestOptions, RpcCore, ServerRequestOutcome, TransportHandler, encode_reply,
 };
 use mcp_types::notifications::CANCELLED_NOTIFICATION;
-use mcp_types::{RawValue, Request, encode_notification};
+use mcp_types::{CancelledNotificationParams, RawValue, Request, RequestId, encode_notification};
 use tokio::sync::{OnceCell, watch};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -46,6 +46,35 @@ pub(crate) struct Shared {
     stopped: OnceCell<()>,
     /// Handlers answering server-to-client requests; aborted on close.
     server_requests: Mutex<JoinSet<()>>,
+}
+
+/// Tells the server when a caller drops its request future before the request finished
+/// (an outer `tokio::time::timeout`, a `select!` that took another branch): the server
+/// should stop working on it, as after a timeout. Never for `initialize`.
+struct AbandonGuard<'a> {
+    shared: &'a Shared,
+    /// `None` once the request finished, or for `initialize`.
+    id: Option<RequestId>,
+}
+
+impl AbandonGuard<'_> {
+    fn disarm(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for AbandonGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            let params = CancelledNotificationParams::new(
+                id,
+                Some("request abandoned by the caller".to_owned()),
+            );
+            if let Ok(params) = mcp_types::to_raw(&params) {
+                self.shared.send_cancelled(&params);
+            }
+        }
+    }
 }
 
 /// Everything [`Shared::new`] needs.
@@ -98,6 +127,10 @@ impl Shared {
     ) -> Result<Box<RawValue>, Error> {
         let (mut frame, mut call) = self.core.start_call(method, params, &options)?;
         frame.push(b'\n');
+        let abandoned = AbandonGuard {
+            shared: self,
+            id: Some(call.id().clone()).filter(|_| method != "initialize"),
+        };
         // The write and the wait run together: the timeout and the caller's token also cover
         // a write stuck on a server that stopped reading its stdin.
         let written = async {
@@ -111,17 +144,25 @@ impl Shared {
             reply = call.wait() => reply,
             e = written => Err(self.write_failed(e).await),
         };
+        abandoned.disarm();
         if let Err(err) = &result
             && let Some(params) = call.cancellation_params(err)
-            && !self.core.is_closed()
         {
-            // Best effort, without waiting: the caller has its answer already.
-            let mut frame = Vec::with_capacity(96);
-            encode_notification(&mut frame, CANCELLED_NOTIFICATION, Some(&params));
-            frame.push(b'\n');
-            self.writer.send_detached(frame);
+            self.send_cancelled(&params);
         }
         result
+    }
+
+    /// Queue `notifications/cancelled` without waiting (best effort: the caller has its
+    /// answer already).
+    fn send_cancelled(&self, params: &RawValue) {
+        if self.core.is_closed() {
+            return;
+        }
+        let mut frame = Vec::with_capacity(96 + params.get().len());
+        encode_notification(&mut frame, CANCELLED_NOTIFICATION, Some(params));
+        frame.push(b'\n');
+        self.writer.send_detached(frame);
     }
 
     async fn write_failed(&self, e: io::Error) -> Error {

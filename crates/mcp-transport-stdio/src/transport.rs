@@ -34,6 +34,8 @@ struct Tasks {
 /// - The reader task hands every line to the shared [`RpcCore`]; server notifications and
 ///   errors go to the [`TransportHandler`], and server-to-client requests are answered by it
 ///   on their own tasks.
+/// - A request that times out, is cancelled through its token, or whose future the caller
+///   drops sends `notifications/cancelled` to the server (never for `initialize`).
 /// - The transport closes when the caller calls [`close`](Transport::close), when the
 ///   server's stdout ends, or when the server exits: pending requests are rejected with
 ///   `Transport closed: <why>` and [`TransportHandler::on_closed`] runs exactly once. It never

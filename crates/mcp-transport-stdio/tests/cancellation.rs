@@ -136,3 +136,30 @@ async fn initialize_is_never_cancelled() {
     );
     bounded(t.close()).await;
 }
+
+#[tokio::test]
+async fn dropped_request_future_sends_cancelled() {
+    let dir = TempDir::new();
+    let out = dir.file("seen");
+    let t = start(
+        sh(RECORDER).with_env([("OUT", out.to_str().unwrap())]),
+        Recorder::new(),
+    )
+    .await;
+    // The caller gives up through an outer timeout, not the request's own.
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(100),
+        t.request("tools/call", None, RequestOptions::new()),
+    )
+    .await;
+    assert!(gave_up.is_err());
+    let cancelled = cancelled_notifications(&out).await;
+    assert_eq!(cancelled.len(), 1, "{cancelled:?}");
+    assert_eq!(cancelled[0]["params"]["requestId"], json!(1));
+    assert_eq!(
+        cancelled[0]["params"]["reason"],
+        json!("request abandoned by the caller")
+    );
+    assert_eq!(t.pending_len(), 0);
+    bounded(t.close()).await;
+}
