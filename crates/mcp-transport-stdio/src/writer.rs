@@ -7,8 +7,7 @@
 
 use std::io;
 
-use tokio::io::{AsyncWriteExt, BufWriter};
-use tokio::process::ChildStdin;
+use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 
 /// The most frames written per flush: bounds the latency of the first frame in a burst.
@@ -41,8 +40,11 @@ fn stdin_gone() -> io::Error {
 }
 
 impl Writer {
-    /// Start the writer task for `stdin`.
-    pub(crate) fn start(stdin: ChildStdin) -> (Self, tokio::task::JoinHandle<()>) {
+    /// Start the writer task for `stdin` (the server's, or a test double).
+    pub(crate) fn start<W>(stdin: W) -> (Self, tokio::task::JoinHandle<()>)
+    where
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
         let (tx, rx) = mpsc::unbounded_channel();
         let task = tokio::spawn(run(stdin, rx));
         (Self { tx }, task)
@@ -75,7 +77,7 @@ impl Writer {
     }
 }
 
-async fn run(stdin: ChildStdin, mut rx: mpsc::UnboundedReceiver<Job>) {
+async fn run<W: AsyncWrite + Unpin>(stdin: W, mut rx: mpsc::UnboundedReceiver<Job>) {
     let mut out = BufWriter::with_capacity(64 * 1024, stdin);
     // After a failed write nothing more can be written (the pipe is broken or the fd bad):
     // every later frame gets the same error.
@@ -119,4 +121,100 @@ async fn run(stdin: ChildStdin, mut rx: mpsc::UnboundedReceiver<Job>) {
     }
     // Dropping `out` closes the pipe: the server reads end-of-file. Frames still queued are
     // dropped with their acks, so their senders see "stdin closed".
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::sync::{Arc, Mutex};
+    use std::task::{Context, Poll};
+
+    use super::*;
+
+    /// Records what is written and how often it is flushed.
+    #[derive(Clone, Default)]
+    struct Recording {
+        state: Arc<Mutex<(Vec<u8>, usize, usize)>>, // (bytes, writes, flushes)
+        fail: bool,
+    }
+
+    impl AsyncWrite for Recording {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            if self.fail {
+                return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+            }
+            let mut state = self.state.lock().unwrap();
+            state.0.extend_from_slice(buf);
+            state.1 += 1;
+            Poll::Ready(Ok(buf.len()))
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            self.state.lock().unwrap().2 += 1;
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn frame(i: usize) -> Vec<u8> {
+        format!("{{\"n\":{i}}}\n").into_bytes()
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_burst_is_written_in_order_with_one_flush() {
+        let out = Recording::default();
+        let (writer, task) = Writer::start(out.clone());
+        // On a current-thread runtime the writer task cannot run before the first await, so
+        // every frame below is queued when it wakes: one burst.
+        for i in 0..60 {
+            writer.send_detached(frame(i));
+        }
+        let (a, b, c, d) = tokio::join!(
+            writer.send(frame(60)),
+            writer.send(frame(61)),
+            writer.send(frame(62)),
+            writer.send(frame(63)),
+        );
+        for ack in [a, b, c, d] {
+            ack.unwrap();
+        }
+        let expected: Vec<u8> = (0..64).flat_map(frame).collect();
+        let (bytes, _writes, flushes) = out.state.lock().unwrap().clone();
+        assert_eq!(bytes, expected);
+        assert_eq!(flushes, 1);
+        task.abort();
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_failed_write_fails_every_frame_after_it() {
+        let out = Recording {
+            fail: true,
+            ..Recording::default()
+        };
+        let (writer, _task) = Writer::start(out);
+        let err = writer.send(frame(1)).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+        let err = writer.send(frame(2)).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn closing_stdin_writes_what_was_queued_first() {
+        let out = Recording::default();
+        let (writer, task) = Writer::start(out.clone());
+        writer.send_detached(frame(1));
+        writer.close_stdin();
+        task.await.unwrap();
+        assert_eq!(out.state.lock().unwrap().0, frame(1));
+        // The writer is gone: later frames fail as on a closed pipe.
+        let err = writer.send(frame(2)).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
 }

@@ -333,3 +333,79 @@ async fn server_request_handlers_are_aborted_on_close() {
     bounded(t.close()).await;
     eventually("the handler to be aborted", || handler.dropped.get()).await;
 }
+
+#[tokio::test]
+async fn progress_reaches_the_request_callback() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req
+echo '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"total":2}}'
+echo '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2,"total":2}}'
+echo '{"jsonrpc":"2.0","id":1,"result":{"done":true}}'
+cat >/dev/null"#),
+        recorder.clone(),
+    )
+    .await;
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let result = bounded(t.request(
+        "tools/call",
+        Some(to_raw(&json!({"name": "slow"})).unwrap()),
+        RequestOptions::new().with_progress(move |p| sink.lock().unwrap().push(p.progress)),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(parse(&result), json!({"done": true}));
+    assert_eq!(*seen.lock().unwrap(), [1.0, 2.0]);
+    // Progress for our own request is not a handler notification.
+    assert!(recorder.notification_methods().is_empty());
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn error_with_null_id_is_an_error_event() {
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req
+echo '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}'
+cat >/dev/null"#),
+        recorder.clone(),
+    )
+    .await;
+    let err = bounded(t.request("tools/call", None, RequestOptions::new()))
+        .await
+        .unwrap_err();
+    assert_eq!(err.rpc().map(|e| e.code), Some(-32602));
+    assert_eq!(
+        recorder.errors(),
+        [("rpc", "MCP error -32700: Parse error".to_owned())]
+    );
+    assert!(t.is_connected());
+    bounded(t.close()).await;
+}
+
+#[tokio::test]
+async fn batched_responses_are_delivered() {
+    let t = Arc::new(
+        start(
+            sh(r#"read -r a; read -r b
+echo '[{"jsonrpc":"2.0","id":2,"result":{"n":2}},{"jsonrpc":"2.0","id":1,"result":{"n":1}}]'
+cat >/dev/null"#),
+            Arc::new(NoopHandler),
+        )
+        .await,
+    );
+    let first = {
+        let t = Arc::clone(&t);
+        tokio::spawn(async move { t.request("a", None, RequestOptions::new()).await })
+    };
+    eventually("the first request", || t.pending_len() == 1).await;
+    let second = bounded(t.request("b", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(parse(&second), json!({"n": 2}));
+    let first = bounded(first).await.unwrap().unwrap();
+    assert_eq!(parse(&first), json!({"n": 1}));
+    bounded(t.close()).await;
+}
