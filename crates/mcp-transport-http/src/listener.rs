@@ -30,13 +30,16 @@ impl Inner {
         if !self.config.open_listener || self.core.is_closed() || self.listener_running() {
             return;
         }
+        let deadline = self.listener_deadline();
         let (ready_tx, ready_rx) = oneshot::channel();
+        // Without a deadline nobody waits: the listener starts whenever the server answers.
+        let ready_tx = deadline.is_some().then_some(ready_tx);
         let inner = Arc::clone(self);
         let handle = self.spawn(async move { inner.run_listener(ready_tx).await });
         if let Some(old) = self.set_listener(Some(handle.clone())) {
             old.abort();
         }
-        let Some(deadline) = self.listener_deadline() else {
+        let Some(deadline) = deadline else {
             return;
         };
         match tokio::time::timeout(deadline, ready_rx).await {
@@ -51,7 +54,7 @@ impl Inner {
         }
     }
 
-    async fn run_listener(self: Arc<Self>, ready: oneshot::Sender<()>) {
+    async fn run_listener(self: Arc<Self>, ready: Option<oneshot::Sender<()>>) {
         let response = match self.send(&Outgoing::get(None)).await {
             Ok(r) => r,
             Err(e) => {
@@ -67,7 +70,9 @@ impl Inner {
             );
             return;
         }
-        if ready.send(()).is_err() {
+        if let Some(ready) = ready
+            && ready.send(()).is_err()
+        {
             // Abandoned after the deadline.
             return;
         }

@@ -241,6 +241,32 @@ async fn listener_deadline_is_half_a_small_timeout() {
 }
 
 #[tokio::test]
+async fn listener_is_not_awaited_without_a_timeout() {
+    let server = TestServer::start(Faults {
+        get_mode: GetMode::Slow(Duration::from_secs(1)),
+        get_pushes: vec![json!({"jsonrpc": "2.0", "method": "notifications/late"})],
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    let t = connect(config(&server).with_timeout(None), &rec).await;
+    initialize(&t).await;
+    // No deadline to wait for: returns at once, the GET keeps starting in the background.
+    tokio::time::timeout(
+        Duration::from_millis(500),
+        t.protocol_negotiated("2025-11-25"),
+    )
+    .await
+    .expect("no wait without a timeout");
+    assert!(t.listener_active());
+    rec.wait_for("late notification", |r| {
+        r.notifications.lock().unwrap().len() == 1
+    })
+    .await;
+    assert!(t.is_connected());
+}
+
+#[tokio::test]
 async fn session_id_sent_on_every_request() {
     let server = TestServer::start(Faults::default()).await;
     let rec = Recorder::new();
@@ -523,6 +549,9 @@ async fn sse_drop_resumes_with_last_event_id_after_retry() {
         .find(|r| r.method == Method::GET)
         .expect("a resumption GET");
     assert_eq!(resume.header("last-event-id"), Some("ev-1"));
+    // The client waited the server's `retry: 50` before resuming (a lower bound only).
+    let post = posts_of(&server, "test/drop_after_priming").remove(0);
+    assert!(resume.at - post.at >= Duration::from_millis(50));
     assert_eq!(resume.header("accept"), Some("text/event-stream"));
     assert_eq!(resume.header("mcp-session-id"), Some("sess-1"));
     // The priming event (empty data) was not a message.

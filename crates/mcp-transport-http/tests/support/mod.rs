@@ -127,6 +127,8 @@ pub struct Faults {
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Recorded {
+    /// When the request arrived.
+    pub at: tokio::time::Instant,
     pub version: http::Version,
     pub method: Method,
     pub uri: String,
@@ -360,6 +362,7 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
         .unwrap_or_default();
     let body = String::from_utf8_lossy(&body).into_owned();
     state.requests.lock().unwrap().push(Recorded {
+        at: tokio::time::Instant::now(),
         version: parts.version,
         method: parts.method.clone(),
         uri: parts.uri.to_string(),
