@@ -274,3 +274,37 @@ async fn writes_to_a_server_that_stopped_reading_are_bounded_by_the_timeout() {
     bounded(t.close()).await;
     assert!(is_reaped(pid));
 }
+
+#[tokio::test]
+async fn server_exit_closes_even_when_an_escaped_process_holds_stdout() {
+    // The server starts a process in a session of its own (out of reach of the group kill)
+    // that inherits its stdout, then exits: stdout never ends, the exit alone must close.
+    let dir = TempDir::new();
+    let out = dir.file("pid");
+    let recorder = Recorder::new();
+    let t = start(
+        sh(r#"read -r req; setsid sleep 300 & echo $! > "$OUT"; exit 0"#)
+            .with_env([("OUT", out.to_str().unwrap())]),
+        recorder.clone(),
+    )
+    .await;
+    let err = bounded(t.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap_err();
+    let escaped = read_pid(&out).await;
+    // Clean up what the transport rightly cannot reach, even if an assertion fails.
+    struct KillOnDrop(u32);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &self.0.to_string()])
+                .status();
+        }
+    }
+    let guard = KillOnDrop(escaped);
+    assert_eq!(closed_detail(&err), "server exited with status 0");
+    assert_eq!(recorder.closed(), 1);
+    bounded(t.close()).await;
+    drop(guard);
+    eventually("the escaped process to die", || !is_running(escaped)).await;
+}
