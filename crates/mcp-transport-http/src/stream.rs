@@ -50,6 +50,7 @@ impl Inner {
         };
         let mut end = StreamEnd::default();
         let mut attempts = 0;
+        let mut resumed_from: Option<String> = None;
         let mut drain_deadline = None;
         loop {
             loop {
@@ -104,6 +105,12 @@ impl Inner {
             let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {
                 return end;
             };
+            // A new cursor since the last resumption is progress: a server that polls (a
+            // priming event, then close, spec 2025-11-25) may be resumed indefinitely; one
+            // that keeps failing at the same cursor is given up on.
+            if resumed_from.as_deref() != Some(last_event_id.as_str()) {
+                attempts = 0;
+            }
             if attempts >= self.config.max_resume_attempts {
                 tracing::debug!(attempts, "giving up resuming the SSE stream");
                 return end;
@@ -112,6 +119,7 @@ impl Inner {
             let delay = stream.retry().unwrap_or(self.config.default_resume_delay);
             tracing::debug!(?delay, attempt = attempts, "resuming the SSE stream");
             tokio::time::sleep(delay).await;
+            resumed_from = Some(last_event_id.clone());
             match self.send(&Outgoing::get(Some(last_event_id))).await {
                 Ok(response) if reply_kind(&response) == ReplyKind::Sse => {
                     stream = SseStream::with_parser(response.into_body(), stream.into_parser());

@@ -1062,3 +1062,40 @@ async fn listener_error_is_reported_then_closes() {
     assert!(errors[0].starts_with("I/O error"), "{errors:?}");
     assert!(!t.is_connected());
 }
+
+#[tokio::test]
+async fn polling_listener_is_resumed_while_the_cursor_advances() {
+    let server = TestServer::start(Faults {
+        get_mode: GetMode::Polling(4),
+        get_pushes: vec![json!({"jsonrpc": "2.0", "method": "notifications/after_polls"})],
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    // Fewer attempts than polls: each poll's new event id counts as progress.
+    let t = connect(config(&server).with_max_resume_attempts(2), &rec).await;
+    initialize(&t).await;
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    rec.wait_for("notification after polls", |r| {
+        r.notifications.lock().unwrap().len() == 1
+    })
+    .await;
+    let cursors: Vec<Option<String>> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == Method::GET)
+        .map(|r| r.header("last-event-id").map(str::to_owned))
+        .collect();
+    assert_eq!(
+        cursors,
+        [
+            None,
+            Some("poll-0".into()),
+            Some("poll-1".into()),
+            Some("poll-2".into()),
+            Some("poll-3".into())
+        ]
+    );
+    assert!(t.is_connected());
+    assert_eq!(rec.closed_count(), 0);
+}

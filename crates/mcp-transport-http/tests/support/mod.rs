@@ -100,6 +100,9 @@ pub enum GetMode {
     /// A stream that carries `get_pushes` with event ids and `retry: 50`, then ends; a GET
     /// with the last id gets `get_resume_pushes` on a stream that stays open.
     DropWithIds,
+    /// Polling: the first `n` GETs get only a priming event (a new id, `retry: 20`) and
+    /// end; later ones carry `get_pushes` and stay open.
+    Polling(u32),
 }
 
 /// Server-wide behaviour switches.
@@ -168,6 +171,8 @@ pub struct State {
     pub get_streams_open: std::sync::atomic::AtomicI32,
     /// TCP connections accepted.
     pub connections: AtomicU32,
+    /// GETs answered in `GetMode::Polling`.
+    pub polls: AtomicU32,
 }
 
 pub struct TestServer {
@@ -455,6 +460,18 @@ async fn handle_get(
 ) -> Response<Body_> {
     if !accept.unwrap_or_default().contains("text/event-stream") {
         return full(StatusCode::NOT_ACCEPTABLE, "text/plain", "");
+    }
+    if let GetMode::Polling(n) = faults.get_mode {
+        let polls = state.polls.fetch_add(1, Ordering::SeqCst);
+        if polls < n {
+            return sse_all(format!("id: poll-{polls}\nretry: 20\ndata:\n\n"));
+        }
+        let (response, tx) = sse_response();
+        for push in &faults.get_pushes {
+            let _ = tx.send(Bytes::from(sse_event(push, None)));
+        }
+        keep_open(state, tx);
+        return response;
     }
     if let Some(last) = last_event_id {
         if matches!(faults.get_mode, GetMode::DropWithIds) && last.starts_with("g-") {
