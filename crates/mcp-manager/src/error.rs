@@ -1,0 +1,115 @@
+//! The manager's error type.
+
+use std::time::Duration;
+
+use crate::config::ConfigError;
+
+/// What can go wrong when managing servers or calling their tools.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ManagerError {
+    /// No server by that name is managed.
+    #[error("no MCP server named {0:?}")]
+    UnknownServer(String),
+    /// A server by that name is already managed.
+    #[error("an MCP server named {0:?} is already managed")]
+    DuplicateServer(String),
+    /// No tool by that namespaced name is offered.
+    #[error("no MCP tool named {0:?}")]
+    UnknownTool(String),
+    /// The server's entry says `"enabled": false`.
+    #[error("MCP server {0:?} is disabled")]
+    Disabled(String),
+    /// The server is not connected and nothing is trying to connect it.
+    #[error("MCP server {server:?} is {status}")]
+    NotConnected {
+        /// The server.
+        server: String,
+        /// Its status (`failed`, `disconnected`).
+        status: &'static str,
+    },
+    /// The server did not finish connecting within its timeout.
+    #[error("MCP server {server:?} did not connect within {} ms", after.as_millis())]
+    ConnectTimeout {
+        /// The server.
+        server: String,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The server kept dying right after connecting; it stays failed until
+    /// [`McpManager::reconnect_server`](crate::McpManager::reconnect_server).
+    #[error("MCP server {server:?} closed {limit} times within {} s; not reconnecting until asked to", window.as_secs_f64())]
+    ReconnectStorm {
+        /// The server.
+        server: String,
+        /// Reconnects allowed per window.
+        limit: usize,
+        /// The window.
+        window: Duration,
+    },
+    /// The server was disconnected or removed while this was waiting for it.
+    #[error("MCP server {0:?} was disconnected or removed")]
+    Cancelled(String),
+    /// Its configuration cannot be resolved (an unset `${VAR}`, ...).
+    #[error("MCP server {server:?}: {source}")]
+    Config {
+        /// The server.
+        server: String,
+        /// What is wrong.
+        #[source]
+        source: ConfigError,
+    },
+    /// The server's credentials could not be produced.
+    #[error("MCP server {server:?}: {source}")]
+    Auth {
+        /// The server.
+        server: String,
+        /// What failed.
+        #[source]
+        source: crate::auth::AuthError,
+    },
+    /// The client or the server failed.
+    #[error("MCP server {server:?}: {source}")]
+    Client {
+        /// The server.
+        server: String,
+        /// The client's error.
+        #[source]
+        source: mcp_client::Error,
+    },
+}
+
+impl ManagerError {
+    pub(crate) fn client(server: &str, source: mcp_client::Error) -> Self {
+        Self::Client {
+            server: server.to_owned(),
+            source,
+        }
+    }
+
+    /// The client error underneath, if this is one.
+    pub fn client_error(&self) -> Option<&mcp_client::Error> {
+        match self {
+            Self::Client { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// A short, stable name for the kind of error, for status output and scripts: the
+    /// client error's [`kind`](mcp_client::Error::kind) for client errors.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::UnknownServer(_) => "unknown_server",
+            Self::DuplicateServer(_) => "duplicate_server",
+            Self::UnknownTool(_) => "unknown_tool",
+            Self::Disabled(_) => "disabled",
+            Self::NotConnected { .. } => "not_connected",
+            Self::ConnectTimeout { .. } => "timeout",
+            Self::ReconnectStorm { .. } => "storm",
+            Self::Cancelled(_) => "cancelled",
+            Self::Config { .. } => "config",
+            Self::Auth { .. } => "auth",
+            Self::Client { source, .. } => source.kind(),
+        }
+    }
+}

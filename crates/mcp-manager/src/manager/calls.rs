@@ -1,0 +1,201 @@
+//! The tool bridge: the namespaced tool list and calls routed to the right server, with one
+//! retry after a reconnect when the connection was lost.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use mcp_client::{Client, RequestOptions};
+use mcp_types::{CallToolRequestParams, CallToolResult, Prompt, Resource, Tool};
+
+use super::McpManager;
+use super::slot::Slot;
+use crate::naming::assign_names;
+use crate::{ManagedTool, ManagerError, ServerStatus};
+
+impl McpManager {
+    /// Every tool of every connected server (and, while they reconnect, the tools they had),
+    /// named `mcp__<server>__<tool>`, filtered by `enabledTools`/`disabledTools`, sorted by
+    /// name: the list does not depend on which server connected first.
+    pub fn tools(&self) -> Vec<ManagedTool> {
+        let mut offered: Vec<(String, Tool)> = Vec::new();
+        for slot in self.slots() {
+            let tools = {
+                let state = slot.lock();
+                if !matches!(
+                    state.status,
+                    ServerStatus::Connected | ServerStatus::Reconnecting { .. }
+                ) {
+                    continue;
+                }
+                Arc::clone(&state.lists.tools)
+            };
+            let mut seen = BTreeSet::new();
+            for tool in tools.iter() {
+                // A server listing one name twice gets it offered once.
+                if slot.entry.tool_filter.allows(&tool.name) && seen.insert(tool.name.as_str()) {
+                    offered.push((slot.name.clone(), tool.clone()));
+                }
+            }
+        }
+        let names = assign_names(offered.iter().map(|(s, t)| (s.as_str(), t.name.as_str())));
+        let mut tools: Vec<ManagedTool> = offered
+            .into_iter()
+            .map(|(server, tool)| ManagedTool {
+                name: names[&(server.clone(), tool.name.clone())].clone(),
+                server,
+                tool,
+            })
+            .collect();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        tools
+    }
+
+    /// Every resource of every connected server, with the server's name.
+    pub fn resources(&self) -> Vec<(String, Resource)> {
+        self.collect_lists(|lists| Arc::clone(&lists.resources))
+    }
+
+    /// Every prompt of every connected server, with the server's name.
+    pub fn prompts(&self) -> Vec<(String, Prompt)> {
+        self.collect_lists(|lists| Arc::clone(&lists.prompts))
+    }
+
+    fn collect_lists<T: Clone>(
+        &self,
+        pick: impl Fn(&super::slot::Lists) -> Arc<Vec<T>>,
+    ) -> Vec<(String, T)> {
+        let mut out = Vec::new();
+        for slot in self.slots() {
+            let items = {
+                let state = slot.lock();
+                if !matches!(
+                    state.status,
+                    ServerStatus::Connected | ServerStatus::Reconnecting { .. }
+                ) {
+                    continue;
+                }
+                pick(&state.lists)
+            };
+            out.extend(items.iter().map(|item| (slot.name.clone(), item.clone())));
+        }
+        out
+    }
+
+    /// Call a tool by its namespaced name. See [`call_tool_with`](Self::call_tool_with).
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Value>,
+    ) -> Result<CallToolResult, ManagerError> {
+        self.call_tool_with(name, arguments, RequestOptions::new())
+            .await
+    }
+
+    /// Call a tool by its namespaced name with per-call options.
+    ///
+    /// A call to a server that is still connecting waits for it (bounded by its timeout).
+    /// When the call fails because the connection is gone (closed, refused, session
+    /// expired) the server is reconnected and the call retried once; never after a
+    /// timeout, a cancellation or an error the server returned.
+    pub async fn call_tool_with(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Value>,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ManagerError> {
+        let tool = self
+            .tools()
+            .into_iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| ManagerError::UnknownTool(name.to_owned()))?;
+        let slot = self.slot(&tool.server)?;
+        let mut params = CallToolRequestParams::new(tool.tool.name.as_str());
+        match arguments {
+            Some(serde_json::Value::Object(map)) => params = params.with_arguments(map),
+            Some(serde_json::Value::Null) | None => {}
+            Some(other) => {
+                return Err(ManagerError::client(
+                    &slot.name,
+                    mcp_client::Error::Protocol(format!(
+                        "tool arguments must be a JSON object, not {other}"
+                    )),
+                ));
+            }
+        }
+        let (client, generation) = self.ready_client(&slot).await?;
+        match client.call_tool_with(params.clone(), options.clone()).await {
+            Err(e) if e.is_retryable_connection() => {
+                tracing::info!(target: "mcp::manager", server = %slot.name, error = %e, "tool call lost its connection; reconnecting to retry once");
+                drop(client);
+                let client = self.inner.reconnect_after(&slot, generation).await?;
+                client
+                    .call_tool_with(params, options)
+                    .await
+                    .map_err(|e| ManagerError::client(&slot.name, e))
+            }
+            other => other.map_err(|e| ManagerError::client(&slot.name, e)),
+        }
+    }
+
+    /// `resources/subscribe` on `server`; the subscription is made again after every
+    /// reconnect until [`unsubscribe_resource`](Self::unsubscribe_resource).
+    pub async fn subscribe_resource(&self, server: &str, uri: &str) -> Result<(), ManagerError> {
+        let slot = self.slot(server)?;
+        let (client, _) = self.ready_client(&slot).await?;
+        client
+            .subscribe_resource(uri)
+            .await
+            .map_err(|e| ManagerError::client(server, e))?;
+        slot.subscriptions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(uri.to_owned());
+        Ok(())
+    }
+
+    /// `resources/unsubscribe` on `server`, and no re-subscribing after reconnects.
+    pub async fn unsubscribe_resource(&self, server: &str, uri: &str) -> Result<(), ManagerError> {
+        let slot = self.slot(server)?;
+        slot.subscriptions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(uri);
+        let (client, _) = self.ready_client(&slot).await?;
+        client
+            .unsubscribe_resource(uri)
+            .await
+            .map_err(|e| ManagerError::client(server, e))
+    }
+
+    /// The server's client and its generation; waits while it is connecting, bounded by
+    /// its timeout.
+    async fn ready_client(&self, slot: &Slot) -> Result<(Client, u64), ManagerError> {
+        let deadline = slot.timeout().map(|t| tokio::time::Instant::now() + t);
+        // Subscribe before looking, so a change in between is not missed.
+        let mut changes = slot.watch();
+        loop {
+            {
+                let state = slot.lock();
+                match (&state.status, &state.client) {
+                    (ServerStatus::Connected, Some(client)) => {
+                        return Ok((client.clone(), state.generation));
+                    }
+                    (status, _) if status.is_pending() => {}
+                    _ => return Err(slot.not_connected(&state)),
+                }
+            }
+            let changed = match deadline {
+                Some(deadline) => tokio::time::timeout_at(deadline, changes.changed())
+                    .await
+                    .map_err(|_| ManagerError::ConnectTimeout {
+                        server: slot.name.clone(),
+                        after: slot.timeout().unwrap_or_default(),
+                    })?,
+                None => changes.changed().await,
+            };
+            if changed.is_err() {
+                return Err(ManagerError::Cancelled(slot.name.clone()));
+            }
+        }
+    }
+}

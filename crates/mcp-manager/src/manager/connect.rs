@@ -1,0 +1,276 @@
+//! One connection attempt, installing a new connection, and the two tasks that watch it:
+//! one waits for it to close (and starts the reconnect), one forwards its notifications
+//! (refreshing the cached lists first when they say a list changed).
+
+use std::sync::{Arc, Weak};
+
+use mcp_client::{Client, ServerNotification, TransportKind};
+use mcp_types::methods;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::Inner;
+use super::slot::{Lists, Slot};
+use crate::{ManagerError, ServerStatus};
+
+/// A fresh connection, not yet visible to callers.
+pub(crate) struct Fresh {
+    client: Client,
+    lists: Lists,
+    notifications: mpsc::UnboundedReceiver<ServerNotification>,
+}
+
+impl Inner {
+    /// Resolve the entry again (so `${VAR}` and credentials are current), connect, load the
+    /// lists and re-subscribe resources, all within the server's timeout.
+    pub(crate) async fn connect_once(
+        &self,
+        slot: &Slot,
+        cancel: &CancellationToken,
+    ) -> Result<Fresh, ManagerError> {
+        let name = slot.name.as_str();
+        let mut config =
+            slot.entry
+                .resolve(&*self.options.env)
+                .map_err(|source| ManagerError::Config {
+                    server: name.to_owned(),
+                    source,
+                })?;
+        if let (Some(provider), Ok(kind)) = (slot.credentials(), config.transport_kind()) {
+            if kind != TransportKind::Stdio {
+                let headers = provider
+                    .headers()
+                    .await
+                    .map_err(|source| ManagerError::Auth {
+                        server: name.to_owned(),
+                        source,
+                    })?;
+                config.headers.extend(headers);
+            }
+        }
+        // The callback runs from the very first message, so nothing sent right after the
+        // handshake is missed (a `Client::notifications` subscription would start later).
+        let (tx, notifications) = mpsc::unbounded_channel();
+        let options = self
+            .options
+            .client
+            .clone()
+            .with_notification_callback(move |n| drop(tx.send(n.clone())));
+        let work = async {
+            let client = Client::connect(&config, options)
+                .await
+                .map_err(|e| ManagerError::client(name, e))?;
+            let lists = match load_lists(&client).await {
+                Ok(lists) => lists,
+                Err(e) => {
+                    client.close().await;
+                    return Err(ManagerError::client(name, e));
+                }
+            };
+            let uris: Vec<String> = slot
+                .subscriptions
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .cloned()
+                .collect();
+            for uri in uris {
+                if let Err(e) = client.subscribe_resource(&uri).await {
+                    tracing::warn!(target: "mcp::manager", server = name, %uri, error = %e, "could not re-subscribe");
+                }
+            }
+            Ok(Fresh {
+                client,
+                lists,
+                notifications,
+            })
+        };
+        let bounded = async {
+            match slot.timeout() {
+                Some(after) => tokio::time::timeout(after, work).await.map_err(|_| {
+                    ManagerError::ConnectTimeout {
+                        server: name.to_owned(),
+                        after,
+                    }
+                })?,
+                None => work.await,
+            }
+        };
+        tokio::select! {
+            result = bounded => result,
+            () = cancel.cancelled() => Err(ManagerError::Cancelled(name.to_owned())),
+        }
+    }
+
+    /// Make `fresh` the server's connection, unless the server was disconnected or removed
+    /// meanwhile (then it is closed: no resurrection).
+    pub(crate) async fn install(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        cancel: &CancellationToken,
+        fresh: Fresh,
+    ) -> Result<Client, ManagerError> {
+        let Fresh {
+            client,
+            lists,
+            notifications,
+        } = fresh;
+        let generation = {
+            let mut state = slot.lock();
+            if cancel.is_cancelled() || state.removed {
+                None
+            } else {
+                state.client = Some(client.clone());
+                state.generation += 1;
+                state.lists = lists;
+                state.failed_generation = None;
+                slot.set_status(&mut state, ServerStatus::Connected, &self.status_tx);
+                Some(state.generation)
+            }
+        };
+        let Some(generation) = generation else {
+            client.close().await;
+            return Err(ManagerError::Cancelled(slot.name.clone()));
+        };
+        tracing::info!(target: "mcp::manager", server = %slot.name, "connected");
+        spawn_close_watcher(
+            Arc::downgrade(self),
+            Arc::clone(slot),
+            client.clone(),
+            generation,
+            cancel.clone(),
+        );
+        spawn_forwarder(
+            Arc::downgrade(self),
+            Arc::clone(slot),
+            generation,
+            cancel.clone(),
+            notifications,
+        );
+        Ok(client)
+    }
+
+    /// Reload the list a `*/list_changed` notification names, before subscribers hear of it.
+    async fn refresh_for(&self, slot: &Slot, generation: u64, method: &str) {
+        let client = {
+            let state = slot.lock();
+            if state.generation != generation {
+                return;
+            }
+            match &state.client {
+                Some(client) => client.clone(),
+                None => return,
+            }
+        };
+        let result = match method {
+            methods::TOOLS_LIST_CHANGED => client.list_all_tools().await.map(Reloaded::Tools),
+            methods::RESOURCES_LIST_CHANGED => {
+                client.list_all_resources().await.map(Reloaded::Resources)
+            }
+            methods::PROMPTS_LIST_CHANGED => client.list_all_prompts().await.map(Reloaded::Prompts),
+            _ => return,
+        };
+        match result {
+            Ok(reloaded) => {
+                let mut state = slot.lock();
+                if state.generation == generation {
+                    match reloaded {
+                        Reloaded::Tools(t) => state.lists.tools = Arc::new(t),
+                        Reloaded::Resources(r) => state.lists.resources = Arc::new(r),
+                        Reloaded::Prompts(p) => state.lists.prompts = Arc::new(p),
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!(target: "mcp::manager", server = %slot.name, %method, error = %e, "could not reload the list");
+            }
+        }
+    }
+}
+
+/// A list reloaded after `*/list_changed`.
+enum Reloaded {
+    Tools(Vec<mcp_types::Tool>),
+    Resources(Vec<mcp_types::Resource>),
+    Prompts(Vec<mcp_types::Prompt>),
+}
+
+/// `tools/list`, `resources/list`, `prompts/list` for what the server declared. A JSON-RPC
+/// error leaves that list empty (the server still works); a lost connection fails the
+/// attempt.
+async fn load_lists(client: &Client) -> Result<Lists, mcp_client::Error> {
+    let caps = client.server_capabilities();
+    let mut lists = Lists::default();
+    if caps.tools.is_some() {
+        lists.tools = Arc::new(tolerate(client.list_all_tools().await, "tools")?);
+    }
+    if caps.resources.is_some() {
+        lists.resources = Arc::new(tolerate(client.list_all_resources().await, "resources")?);
+    }
+    if caps.prompts.is_some() {
+        lists.prompts = Arc::new(tolerate(client.list_all_prompts().await, "prompts")?);
+    }
+    Ok(lists)
+}
+
+fn tolerate<T>(
+    result: Result<Vec<T>, mcp_client::Error>,
+    what: &str,
+) -> Result<Vec<T>, mcp_client::Error> {
+    match result {
+        Err(e) if e.is_retryable_connection() || e.is_timeout() => Err(e),
+        Err(e) => {
+            tracing::warn!(target: "mcp::manager", list = what, error = %e, "could not list");
+            Ok(Vec::new())
+        }
+        ok => ok,
+    }
+}
+
+fn spawn_close_watcher(
+    inner: Weak<Inner>,
+    slot: Arc<Slot>,
+    client: Client,
+    generation: u64,
+    cancel: CancellationToken,
+) {
+    tokio::spawn(async move {
+        tokio::select! {
+            () = client.closed() => {}
+            () = cancel.cancelled() => return,
+        }
+        drop(client);
+        if let Some(inner) = inner.upgrade() {
+            inner.on_closed(&slot, generation).await;
+        }
+    });
+}
+
+/// Holds no `Client`: the channel ends when the connection's last handle is dropped, and
+/// with it this task.
+fn spawn_forwarder(
+    inner: Weak<Inner>,
+    slot: Arc<Slot>,
+    generation: u64,
+    cancel: CancellationToken,
+    mut notifications: mpsc::UnboundedReceiver<ServerNotification>,
+) {
+    tokio::spawn(async move {
+        loop {
+            let notification = tokio::select! {
+                n = notifications.recv() => match n {
+                    Some(n) => n,
+                    None => return,
+                },
+                () = cancel.cancelled() => return,
+            };
+            let Some(inner) = inner.upgrade() else {
+                return;
+            };
+            inner
+                .refresh_for(&slot, generation, &notification.method)
+                .await;
+            inner.hub.publish(&slot.name, notification);
+        }
+    });
+}

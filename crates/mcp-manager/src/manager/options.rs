@@ -1,0 +1,79 @@
+//! Settings shared by every managed server.
+
+use std::fmt;
+use std::sync::Arc;
+
+use mcp_client::ClientOptions;
+
+use crate::ReconnectPolicy;
+
+/// Looks up an environment variable for `${VAR}` expansion.
+pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// Options for [`McpManager::new`](crate::McpManager::new).
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_client::ClientOptions;
+/// use mcp_manager::{ManagerOptions, ReconnectPolicy};
+/// let options = ManagerOptions::new(ClientOptions::new("my-agent", "1.0"))
+///     .with_reconnect_policy(ReconnectPolicy::default().with_ladder(Duration::from_millis(100), 3))
+///     .with_env(|name| (name == "TOKEN").then(|| "from-a-vault".to_owned()));
+/// assert_eq!(options.reconnect.ladder_attempts, 3);
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct ManagerOptions {
+    /// Client options used for every server. The manager installs its own notification
+    /// callback (to forward notifications with the server's name), replacing one set here:
+    /// subscribe with [`McpManager::notifications`](crate::McpManager::notifications) instead.
+    pub client: ClientOptions,
+    /// How connections are re-established.
+    pub reconnect: ReconnectPolicy,
+    pub(crate) env: EnvLookup,
+}
+
+impl ManagerOptions {
+    /// Options with these client options, the default reconnect policy and the process
+    /// environment for `${VAR}`.
+    pub fn new(client: ClientOptions) -> Self {
+        Self {
+            client,
+            reconnect: ReconnectPolicy::default(),
+            env: Arc::new(|name| std::env::var(name).ok()),
+        }
+    }
+
+    /// Use this reconnect policy.
+    #[must_use]
+    pub fn with_reconnect_policy(mut self, policy: ReconnectPolicy) -> Self {
+        self.reconnect = policy;
+        self
+    }
+
+    /// Look `${VAR}` references up with `lookup` instead of the process environment. It is
+    /// called at every (re)connect, so a changed value is picked up by the next reconnect.
+    #[must_use]
+    pub fn with_env(
+        mut self,
+        lookup: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.env = Arc::new(lookup);
+        self
+    }
+}
+
+impl Default for ManagerOptions {
+    fn default() -> Self {
+        Self::new(ClientOptions::default())
+    }
+}
+
+impl fmt::Debug for ManagerOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ManagerOptions")
+            .field("client", &self.client)
+            .field("reconnect", &self.reconnect)
+            .finish_non_exhaustive()
+    }
+}

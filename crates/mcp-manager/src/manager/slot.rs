@@ -1,0 +1,134 @@
+//! One managed server: its entry, its live connection (if any), its cached lists, and the
+//! tokens that order reconnects.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use mcp_client::{Client, TransportKind};
+use mcp_types::{Prompt, Resource, Tool};
+use tokio::sync::{broadcast, watch};
+use tokio_util::sync::CancellationToken;
+
+use crate::auth::CredentialProvider;
+use crate::config::ServerEntry;
+use crate::reconnect::StormBreaker;
+use crate::{ManagerError, ReconnectPolicy, ServerStatus, StatusEvent};
+
+/// The lists a server offered at its last (re)load.
+#[derive(Default, Clone)]
+pub(crate) struct Lists {
+    pub(crate) tools: Arc<Vec<Tool>>,
+    pub(crate) resources: Arc<Vec<Resource>>,
+    pub(crate) prompts: Arc<Vec<Prompt>>,
+}
+
+pub(crate) struct Slot {
+    pub(crate) name: String,
+    pub(crate) entry: ServerEntry,
+    pub(crate) credentials: Mutex<Option<Arc<CredentialProvider>>>,
+    state: Mutex<SlotState>,
+    /// Pinged on every status change, for callers waiting for a connection.
+    changed: watch::Sender<()>,
+    /// Held by whoever connects this server, so concurrent reconnect requests share one.
+    pub(crate) reconnect_lock: tokio::sync::Mutex<()>,
+    pub(crate) breaker: Mutex<StormBreaker>,
+    /// Resource URIs subscribed through the manager, re-subscribed after a reconnect.
+    pub(crate) subscriptions: Mutex<BTreeSet<String>>,
+}
+
+pub(crate) struct SlotState {
+    pub(crate) client: Option<Client>,
+    /// Bumped by every successful connect; a closed event or a failed call names the
+    /// generation it saw, so a stale one cannot trigger a second reconnect.
+    pub(crate) generation: u64,
+    pub(crate) status: ServerStatus,
+    pub(crate) lists: Lists,
+    /// Cancelled by `disconnect`/`remove_server`: every pending attempt of this life stops.
+    pub(crate) cancel: CancellationToken,
+    /// The ladder (or the storm breaker) gave up on this generation: automatic reconnects
+    /// stop until the user asks.
+    pub(crate) failed_generation: Option<u64>,
+    pub(crate) removed: bool,
+}
+
+impl Slot {
+    pub(crate) fn new(name: String, entry: ServerEntry, policy: &ReconnectPolicy) -> Self {
+        Self {
+            name,
+            entry,
+            credentials: Mutex::new(None),
+            state: Mutex::new(SlotState {
+                client: None,
+                generation: 0,
+                status: ServerStatus::Disconnected,
+                lists: Lists::default(),
+                cancel: CancellationToken::new(),
+                failed_generation: None,
+                removed: false,
+            }),
+            changed: watch::channel(()).0,
+            reconnect_lock: tokio::sync::Mutex::new(()),
+            breaker: Mutex::new(StormBreaker::new(policy.storm_limit, policy.storm_window)),
+            subscriptions: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, SlotState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn set_status(
+        &self,
+        state: &mut SlotState,
+        status: ServerStatus,
+        events: &broadcast::Sender<StatusEvent>,
+    ) {
+        if state.status == status {
+            return;
+        }
+        tracing::debug!(target: "mcp::manager", server = %self.name, status = status.as_str(), "status");
+        state.status = status.clone();
+        // Nobody listening is fine.
+        let _ = events.send(StatusEvent {
+            server: self.name.clone(),
+            status,
+        });
+        self.changed.send_replace(());
+    }
+
+    pub(crate) fn watch(&self) -> watch::Receiver<()> {
+        self.changed.subscribe()
+    }
+
+    /// HTTP/SSE servers are retried quietly after the ladder; local ones are not.
+    pub(crate) fn is_remote(&self) -> bool {
+        !matches!(
+            self.entry.config.transport_kind(),
+            Ok(TransportKind::Stdio) | Err(_)
+        )
+    }
+
+    /// The bound for connecting and for waiting on a connection: the server's request
+    /// timeout (`MCP_TIMEOUT_MS`, its `timeout`, else 30 s); `None` when disabled with 0.
+    pub(crate) fn timeout(&self) -> Option<Duration> {
+        self.entry.config.resolved_timeout()
+    }
+
+    pub(crate) fn not_connected(&self, state: &SlotState) -> ManagerError {
+        if !self.entry.enabled {
+            return ManagerError::Disabled(self.name.clone());
+        }
+        ManagerError::NotConnected {
+            server: self.name.clone(),
+            status: state.status.as_str(),
+        }
+    }
+
+    pub(crate) fn credentials(&self) -> Option<Arc<CredentialProvider>> {
+        self.credentials
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
