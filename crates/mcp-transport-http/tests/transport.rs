@@ -426,6 +426,23 @@ async fn session_404_is_session_expired() {
 }
 
 #[tokio::test]
+async fn unknown_session_400_stays_http_error() {
+    let server = TestServer::start(Faults {
+        unknown_session_400: true,
+        ..Faults::default()
+    })
+    .await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    server.expire_sessions();
+    let err = call(&t, "ping", json!({})).await.unwrap_err();
+    assert!(matches!(err, Error::Http { status: 400, .. }), "{err}");
+    // The session is kept: only a 404 says it is gone.
+    assert_eq!(t.session_id().as_deref(), Some("sess-1"));
+}
+
+#[tokio::test]
 async fn not_found_without_session_is_plain_http_error() {
     let server = TestServer::start(Faults::default()).await;
     let rec = Recorder::new();

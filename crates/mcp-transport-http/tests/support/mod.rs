@@ -125,6 +125,8 @@ pub struct Faults {
     pub delete_not_allowed: bool,
     /// Never answer `initialize`.
     pub hang_initialize: bool,
+    /// Answer an unknown session id 400 (as some servers do) instead of 404.
+    pub unknown_session_400: bool,
 }
 
 /// One request as the server saw it.
@@ -411,11 +413,12 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
     if let Some(session) = header("mcp-session-id")
         && !state.sessions.lock().unwrap().contains(&session)
     {
-        return Ok(full(
-            StatusCode::NOT_FOUND,
-            "text/plain",
-            "session not found",
-        ));
+        let status = if faults.unknown_session_400 {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::NOT_FOUND
+        };
+        return Ok(full(status, "text/plain", "session not found"));
     }
 
     match parts.method {
