@@ -3,8 +3,11 @@
 //! - `cargo xtask ci`: everything CI checks, in order (see [`ci::Step`]); `--skip <step>`
 //!   leaves steps out locally.
 //! - `cargo xtask layering`: only the crate layering rule (see `docs/architecture.md`).
+//! - `cargo xtask conformance`: the official MCP client conformance suite, one scenario at
+//!   a time (see `docs/conformance.md`).
 
 mod ci;
+mod conformance;
 mod layering;
 mod metadata;
 mod process;
@@ -37,6 +40,13 @@ enum Command {
     },
     /// Check that every crate depends only on lower layers.
     Layering,
+    /// Run the MCP client conformance suite (pinned npm package) against
+    /// `mcp-conformance-client`, one scenario at a time.
+    Conformance {
+        /// Run only this scenario (repeatable); default: every client scenario.
+        #[arg(long, value_name = "NAME")]
+        scenario: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -45,6 +55,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Ci { skip } => ci::ci(&env, &skip),
         Command::Layering => ci::layering_step(&env),
+        Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
