@@ -166,10 +166,11 @@ impl Shared {
     }
 
     async fn write_failed(&self, e: io::Error) -> Error {
-        if e.kind() == io::ErrorKind::BrokenPipe {
+        if e.kind() == io::ErrorKind::BrokenPipe || self.core.is_closed() {
             let _ = tokio::time::timeout(CLOSE_REPORT_WAIT, self.closed.cancelled()).await;
         }
-        if self.core.is_closed() {
+        // `closed` is cancelled only after the detail is recorded.
+        if self.closed.is_cancelled() {
             Error::TransportClosed {
                 detail: self.close_detail.get().cloned().flatten(),
             }

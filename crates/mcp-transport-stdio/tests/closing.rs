@@ -190,7 +190,7 @@ async fn notify_is_written_to_the_server() {
     bounded(t.notify("notifications/initialized", Some(params)))
         .await
         .unwrap();
-    eventually("the notification to arrive", || !read(&out).is_empty()).await;
+    eventually("the notification to arrive", || read(&out).ends_with('\n')).await;
     assert_eq!(
         read(&out),
         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\",\"params\":{\"x\":1}}\n"

@@ -183,6 +183,8 @@ async fn string_id_format_round_trips() {
             .unwrap();
         assert_eq!(parse(&result), json!({"ok": true}));
     }
+    // `tee` may pass a line on to `sed` before it reaches the file.
+    eventually("three recorded requests", || json_lines(&out).len() == 3).await;
     let ids: Vec<Value> = json_lines(&out)
         .into_iter()
         .map(|r| r["id"].clone())
