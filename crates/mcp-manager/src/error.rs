@@ -38,7 +38,7 @@ pub enum ManagerError {
     },
     /// The server kept dying right after connecting; it stays failed until
     /// [`McpManager::reconnect_server`](crate::McpManager::reconnect_server).
-    #[error("MCP server {server:?} closed {limit} times within {} s; not reconnecting until asked to", window.as_secs_f64())]
+    #[error("MCP server {server:?} keeps closing after connecting ({limit} reconnects within {} s); not reconnecting until asked to", window.as_secs_f64())]
     ReconnectStorm {
         /// The server.
         server: String,
@@ -55,9 +55,9 @@ pub enum ManagerError {
     Config {
         /// The server.
         server: String,
-        /// What is wrong.
+        /// What is wrong (boxed: config errors are large).
         #[source]
-        source: ConfigError,
+        source: Box<ConfigError>,
     },
     /// The server's credentials could not be produced.
     #[error("MCP server {server:?}: {source}")]

@@ -120,10 +120,10 @@ impl Refreshable {
     /// Refresh unless someone else completed a refresh since generation `seen`.
     async fn refresh_once(&self, seen: u64) -> Result<Token, AuthError> {
         let _guard = self.refreshing.lock().await;
-        if self.generation.load(Ordering::Acquire) != seen {
-            if let Some(token) = self.current() {
-                return Ok(token);
-            }
+        if self.generation.load(Ordering::Acquire) != seen
+            && let Some(token) = self.current()
+        {
+            return Ok(token);
         }
         let token = (self.refresh)().await.map_err(AuthError::Refresh)?;
         *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());

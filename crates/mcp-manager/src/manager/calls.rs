@@ -9,7 +9,7 @@ use mcp_types::{CallToolRequestParams, CallToolResult, Prompt, Resource, Tool};
 
 use super::McpManager;
 use super::slot::Slot;
-use crate::naming::assign_names;
+use crate::naming::{assign_names, sanitize};
 use crate::{ManagedTool, ManagerError, ServerStatus};
 
 impl McpManager {
@@ -103,11 +103,22 @@ impl McpManager {
         arguments: Option<serde_json::Value>,
         options: RequestOptions,
     ) -> Result<CallToolResult, ManagerError> {
-        let tool = self
-            .tools()
-            .into_iter()
-            .find(|t| t.name == name)
-            .ok_or_else(|| ManagerError::UnknownTool(name.to_owned()))?;
+        let tool = match self.find_tool(name) {
+            Some(tool) => tool,
+            None => {
+                // A server still connecting has no tools listed yet: wait for the one the
+                // name points at, then look again.
+                let pending = self.slots().into_iter().find(|slot| {
+                    slot.lock().status.is_pending()
+                        && name.starts_with(&format!("mcp__{}__", sanitize(&slot.name)))
+                });
+                if let Some(slot) = pending {
+                    self.ready_client(&slot).await?;
+                }
+                self.find_tool(name)
+                    .ok_or_else(|| ManagerError::UnknownTool(name.to_owned()))?
+            }
+        };
         let slot = self.slot(&tool.server)?;
         let mut params = CallToolRequestParams::new(tool.tool.name.as_str());
         match arguments {
@@ -135,6 +146,10 @@ impl McpManager {
             }
             other => other.map_err(|e| ManagerError::client(&slot.name, e)),
         }
+    }
+
+    fn find_tool(&self, name: &str) -> Option<ManagedTool> {
+        self.tools().into_iter().find(|t| t.name == name)
     }
 
     /// `resources/subscribe` on `server`; the subscription is made again after every

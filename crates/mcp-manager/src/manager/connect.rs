@@ -34,19 +34,18 @@ impl Inner {
                 .resolve(&*self.options.env)
                 .map_err(|source| ManagerError::Config {
                     server: name.to_owned(),
+                    source: Box::new(source),
+                })?;
+        let remote = !matches!(config.transport_kind(), Ok(TransportKind::Stdio) | Err(_));
+        if let (true, Some(provider)) = (remote, slot.credentials()) {
+            let headers = provider
+                .headers()
+                .await
+                .map_err(|source| ManagerError::Auth {
+                    server: name.to_owned(),
                     source,
                 })?;
-        if let (Some(provider), Ok(kind)) = (slot.credentials(), config.transport_kind()) {
-            if kind != TransportKind::Stdio {
-                let headers = provider
-                    .headers()
-                    .await
-                    .map_err(|source| ManagerError::Auth {
-                        server: name.to_owned(),
-                        source,
-                    })?;
-                config.headers.extend(headers);
-            }
+            config.headers.extend(headers);
         }
         // The callback runs from the very first message, so nothing sent right after the
         // handshake is missed (a `Client::notifications` subscription would start later).
