@@ -1,6 +1,63 @@
 //! `mcp`: inspect and call MCP servers from the command line.
+//!
+//! `main` is thin: the bundled demo server, argument parsing, logging, the runtime. The
+//! commands live in [`commands`] and [`shell`]; choosing and connecting servers in
+//! [`servers`]; rendering in [`output`].
 
-fn main() {
-    eprintln!("mcp: not implemented yet");
-    std::process::exit(2);
+mod cli;
+mod commands;
+mod error;
+mod join;
+mod logging;
+mod output;
+mod progress;
+mod servers;
+mod shell;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser as _;
+
+use crate::error::{CliError, EXIT_USAGE, exit};
+
+fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `mcp __demo-server`: this binary re-executed as the bundled demo server.
+    if args.get(1).is_some_and(|a| a == servers::DEMO_SERVER_ARG) {
+        let rest = args
+            .iter()
+            .skip(2)
+            .map(|a| a.to_string_lossy().into_owned());
+        return mcp_test_server::main_with_args(
+            std::iter::once("mcp __demo-server".to_owned()).chain(rest),
+        );
+    }
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout and succeed; mistakes go to stderr.
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    logging::init(cli.global.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            return commands::print_error(cli.global.json, &CliError::Runtime(e));
+        }
+    };
+    let code = runtime.block_on(commands::run(cli));
+    // The stdin reader of `shell` may sit in a blocking read(2): do not wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    code
 }

@@ -1,0 +1,82 @@
+//! `tools [SERVER]`.
+
+use std::fmt::Write as _;
+
+use mcp_types::Tool;
+use serde_json::{Value, json};
+
+use super::{Context, Report};
+use crate::error::{CliError, EXIT_FAILURE};
+use crate::output::{self, Outcome};
+use crate::servers::Connection;
+
+/// The tools of one connection that its configuration allows.
+pub(crate) async fn fetch(connection: &Connection) -> Result<Vec<Tool>, CliError> {
+    let tools = connection
+        .client
+        .list_all_tools()
+        .await
+        .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
+    Ok(tools
+        .into_iter()
+        .filter(|t| connection.tool_filter.allows(&t.name))
+        .collect())
+}
+
+/// `tools SERVER`.
+pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
+    let tools = fetch(connection).await?;
+    let json = json!({"server": connection.name, "tools": output::json(&tools)});
+    Ok(Outcome::new(json, output::tools(&tools, "")).into())
+}
+
+/// `tools`: every enabled server's tools, grouped by server, connecting all at once. A
+/// server that fails is reported (and makes the exit status 1) without hiding the others.
+pub(crate) async fn all(ctx: &Context) -> Report {
+    let mut names = Vec::new();
+    let mut problems = Vec::new();
+    for name in ctx.servers.names() {
+        match ctx.servers.entry(&name) {
+            Ok(_) => names.push(name),
+            Err(CliError::Disabled { .. }) => {}
+            Err(e) => problems.push(e),
+        }
+    }
+    let futures: Vec<_> = names
+        .iter()
+        .map(|name| {
+            Box::pin(async move {
+                let connection = ctx.servers.connect(name).await?;
+                let tools = fetch(&connection).await;
+                connection.client.close().await;
+                tools
+            })
+        })
+        .collect();
+    let results = crate::join::join_all(futures).await;
+
+    let mut text = String::new();
+    let mut entries: Vec<Value> = problems
+        .iter()
+        .map(|e| json!({"server": e.server(), "error": e.to_json()}))
+        .collect();
+    for (name, result) in names.iter().zip(results) {
+        match result {
+            Ok(tools) => {
+                let _ = writeln!(text, "{name}:");
+                text.push_str(&output::tools(&tools, "  "));
+                entries.push(json!({"server": name, "tools": output::json(&tools)}));
+            }
+            Err(e) => {
+                entries.push(json!({"server": name, "error": e.to_json()}));
+                problems.push(e);
+            }
+        }
+    }
+    let exit = if problems.is_empty() { 0 } else { EXIT_FAILURE };
+    Report {
+        outcome: Outcome::new(json!({"servers": entries}), text),
+        problems,
+        exit,
+    }
+}

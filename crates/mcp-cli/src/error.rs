@@ -1,0 +1,188 @@
+//! Why a command failed, and the exit status that says so.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_manager::config::ConfigError;
+
+/// Exit status: the command failed.
+pub(crate) const EXIT_FAILURE: u8 = 1;
+/// Exit status: the tool ran and reported `isError: true`.
+pub(crate) const EXIT_TOOL_ERROR: u8 = 2;
+/// Exit status: the command line is wrong (`EX_USAGE` of sysexits.h; clap's own 2 would
+/// collide with [`EXIT_TOOL_ERROR`]).
+pub(crate) const EXIT_USAGE: u8 = 64;
+
+/// A failed command. Printed as one line: `mcp: <message>`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// The configuration file, or one entry of it.
+    #[error("{0}")]
+    Config(Arc<ConfigError>),
+    /// A server name that is not configured.
+    #[error("server \"{name}\": not configured ({known})")]
+    UnknownServer {
+        /// The name asked for.
+        name: String,
+        /// "configured: a, b" or where we looked.
+        known: String,
+    },
+    /// A server the configuration disables.
+    #[error("server \"{name}\": disabled in {source_name}")]
+    Disabled {
+        /// The server.
+        name: String,
+        /// The configuration file.
+        source_name: String,
+    },
+    /// The client library failed: spawn, handshake, transport, timeout, server error.
+    #[error("server \"{server}\": {source}{}", stderr_suffix(source, stderr_tail.as_deref()))]
+    Client {
+        /// The server.
+        server: String,
+        /// What went wrong (boxed: the client's error is large and errors travel far).
+        #[source]
+        source: Box<mcp_client::Error>,
+        /// The server's last stderr lines, when it died and the error does not hold them.
+        stderr_tail: Option<String>,
+    },
+    /// The whole connect (spawn + handshake) took longer than the server's timeout.
+    #[error("server \"{server}\": no connection within {} ms", after.as_millis())]
+    ConnectTimeout {
+        /// The server.
+        server: String,
+        /// The bound.
+        after: Duration,
+    },
+    /// A tool the configuration's `enabledTools`/`disabledTools` hide.
+    #[error(
+        "server \"{server}\": tool \"{tool}\" is disabled by enabledTools/disabledTools in the configuration"
+    )]
+    ToolFiltered {
+        /// The server.
+        server: String,
+        /// The tool.
+        tool: String,
+    },
+    /// The tool answered with `isError: true` (its content was printed).
+    #[error("server \"{server}\": tool \"{tool}\" reported an error")]
+    ToolError {
+        /// The server.
+        server: String,
+        /// The tool.
+        tool: String,
+    },
+    /// Bad input on the command line or in a shell line.
+    #[error("{0}")]
+    Usage(String),
+    /// Where the demo server's executable is cannot be found.
+    #[error("cannot locate the mcp executable to run the bundled demo server: {0}")]
+    DemoExecutable(#[source] std::io::Error),
+    /// The async runtime could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// Reading stdin (shell) failed.
+    #[error("cannot read stdin: {0}")]
+    Stdin(#[source] std::io::Error),
+}
+
+impl From<ConfigError> for CliError {
+    fn from(e: ConfigError) -> Self {
+        Self::Config(Arc::new(e))
+    }
+}
+
+fn stderr_suffix(source: &mcp_client::Error, tail: Option<&str>) -> String {
+    match tail.map(str::trim) {
+        Some(t) if !t.is_empty() && !source.to_string().contains(t) => {
+            format!("; server stderr: {t}")
+        }
+        _ => String::new(),
+    }
+}
+
+impl CliError {
+    /// A client error, with the server's stderr tail when the connection is gone.
+    pub(crate) fn client(
+        server: &str,
+        source: mcp_client::Error,
+        client: Option<&mcp_client::Client>,
+    ) -> Self {
+        let stderr_tail = if source.is_retryable_connection() {
+            client.and_then(mcp_client::Client::stderr_tail)
+        } else {
+            None
+        };
+        Self::Client {
+            server: server.to_owned(),
+            source: Box::new(source),
+            stderr_tail,
+        }
+    }
+
+    /// A short, stable name for `--json` output.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Self::Config(_) => "config",
+            Self::UnknownServer { .. } => "unknown_server",
+            Self::Disabled { .. } => "disabled",
+            Self::Client { source, .. } => source.kind(),
+            Self::ConnectTimeout { .. } => "timeout",
+            Self::ToolFiltered { .. } => "tool_filtered",
+            Self::ToolError { .. } => "tool_error",
+            Self::Usage(_) => "usage",
+            Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
+        }
+    }
+
+    /// The server this is about, if any.
+    pub(crate) fn server(&self) -> Option<&str> {
+        match self {
+            Self::Config(e) => e.server(),
+            Self::UnknownServer { name, .. } | Self::Disabled { name, .. } => Some(name),
+            Self::Client { server, .. }
+            | Self::ConnectTimeout { server, .. }
+            | Self::ToolFiltered { server, .. }
+            | Self::ToolError { server, .. } => Some(server),
+            Self::Usage(_) | Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => None,
+        }
+    }
+
+    /// The exit status this error means.
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            Self::ToolError { .. } => EXIT_TOOL_ERROR,
+            Self::Usage(_) => EXIT_USAGE,
+            _ => EXIT_FAILURE,
+        }
+    }
+
+    /// The message on one line: multi-line parts (a stderr tail) are joined with " | ".
+    pub(crate) fn one_line(&self) -> String {
+        one_line(&self.to_string())
+    }
+
+    /// `{"kind": ..., "message": ..., "server": ...}` for `--json`.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::json!({"kind": self.kind(), "message": self.one_line()});
+        if let Some(server) = self.server() {
+            value["server"] = server.into();
+        }
+        value
+    }
+}
+
+/// `text` on one line.
+pub(crate) fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The exit code for a status byte.
+pub(crate) fn exit(code: u8) -> ExitCode {
+    ExitCode::from(code)
+}

@@ -1,0 +1,271 @@
+//! Rendering results as readable text (the default) or as JSON (`--json`).
+
+use std::fmt::Write as _;
+
+use mcp_types::{
+    CallToolResult, ContentBlock, GetPromptResult, Prompt, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, Tool,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What a command produced: both renderings, so `--json` and `shell` pick one.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    /// The `--json` document.
+    pub json: Value,
+    /// The readable text (ends with a newline unless empty).
+    pub text: String,
+}
+
+impl Outcome {
+    pub(crate) fn new(json: Value, text: String) -> Self {
+        Self { json, text }
+    }
+}
+
+/// Any of our result types as a JSON value.
+pub(crate) fn json<T: Serialize>(value: &T) -> Value {
+    // Our protocol types always serialize (string keys, no non-finite floats from JSON).
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A tool result: text plainly, other content summarised, structured content as pretty JSON
+/// when there is no text.
+pub(crate) fn call_result(result: &CallToolResult) -> String {
+    let mut out = String::new();
+    for block in &result.content {
+        push_line(&mut out, &content_block(block));
+    }
+    let has_text = result.content.iter().any(|b| b.as_text().is_some());
+    if let (Some(structured), false) = (&result.structured_content, has_text) {
+        push_line(&mut out, &pretty(structured));
+    }
+    out
+}
+
+/// One content block: text as it is, anything else as a one-line summary.
+pub(crate) fn content_block(block: &ContentBlock) -> String {
+    match block {
+        ContentBlock::Text(t) => t.text.clone(),
+        ContentBlock::Image(i) => format!(
+            "[image {}, {} bytes]",
+            i.mime_type,
+            base64_decoded_len(&i.data)
+        ),
+        ContentBlock::Audio(a) => format!(
+            "[audio {}, {} bytes]",
+            a.mime_type,
+            base64_decoded_len(&a.data)
+        ),
+        ContentBlock::ResourceLink(link) => format!("[resource_link {}]", link.uri),
+        ContentBlock::Resource(embedded) => resource_contents(&embedded.resource, true),
+        ContentBlock::Unknown(value) => format!("[{} content] {value}", block.kind()),
+        _ => format!("[{} content]", block.kind()),
+    }
+}
+
+fn resource_contents(contents: &ResourceContents, label: bool) -> String {
+    match contents {
+        ResourceContents::Text(t) if label => format!("[resource {}]\n{}", t.uri, t.text),
+        ResourceContents::Text(t) => t.text.clone(),
+        ResourceContents::Blob(b) => format!(
+            "[resource {} {}, {} bytes]",
+            b.uri,
+            b.mime_type.as_deref().unwrap_or("application/octet-stream"),
+            base64_decoded_len(&b.blob)
+        ),
+        other => format!("[resource {}]", other.uri()),
+    }
+}
+
+/// `resources/read`: text contents as they are, blobs summarised; several contents are
+/// labelled with their URIs.
+pub(crate) fn read_result(result: &ReadResourceResult) -> String {
+    let label = result.contents.len() > 1;
+    let mut out = String::new();
+    for contents in &result.contents {
+        push_line(&mut out, &resource_contents(contents, label));
+    }
+    out
+}
+
+/// A tool list: name, then its title or the first line of its description.
+pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
+    let rows = tools.iter().map(|t| {
+        (
+            t.name.clone(),
+            summary(t.title.as_deref(), t.description.as_deref()),
+        )
+    });
+    table(rows, indent)
+}
+
+/// Resources and resource templates.
+pub(crate) fn resources(resources: &[Resource], templates: &[ResourceTemplate]) -> String {
+    let mut out = table(
+        resources.iter().map(|r| {
+            let mime = r
+                .mime_type
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default();
+            (
+                r.uri.clone(),
+                format!(
+                    "{}{mime}",
+                    summary(
+                        r.title.as_deref().or(Some(&r.name)),
+                        r.description.as_deref()
+                    )
+                ),
+            )
+        }),
+        "",
+    );
+    if !templates.is_empty() {
+        out.push_str("templates:\n");
+        out.push_str(&table(
+            templates.iter().map(|t| {
+                (
+                    t.uri_template.clone(),
+                    summary(
+                        t.title.as_deref().or(Some(&t.name)),
+                        t.description.as_deref(),
+                    ),
+                )
+            }),
+            "  ",
+        ));
+    }
+    out
+}
+
+/// Prompts with their arguments (`*` = required).
+pub(crate) fn prompts(prompts: &[Prompt]) -> String {
+    table(
+        prompts.iter().map(|p| {
+            let args = p
+                .arguments
+                .iter()
+                .flatten()
+                .map(|a| {
+                    if a.is_required() {
+                        format!("{}*", a.name)
+                    } else {
+                        a.name.clone()
+                    }
+                })
+                .collect::<Vec<_>>();
+            let args = if args.is_empty() {
+                String::new()
+            } else {
+                format!(" (arguments: {})", args.join(", "))
+            };
+            (
+                p.name.clone(),
+                format!(
+                    "{}{args}",
+                    summary(p.title.as_deref(), p.description.as_deref())
+                ),
+            )
+        }),
+        "",
+    )
+}
+
+/// A prompt's messages, each prefixed with its role.
+pub(crate) fn prompt_result(result: &GetPromptResult) -> String {
+    let mut out = String::new();
+    for message in &result.messages {
+        let role = json(&message.role);
+        let role = role.as_str().unwrap_or("?");
+        push_line(
+            &mut out,
+            &format!("[{role}] {}", content_block(&message.content)),
+        );
+    }
+    out
+}
+
+/// Pretty JSON.
+pub(crate) fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+fn summary(title: Option<&str>, description: Option<&str>) -> String {
+    let first_line = |s: &str| s.lines().next().unwrap_or_default().trim().to_owned();
+    match (title, description) {
+        (_, Some(d)) if !d.trim().is_empty() => first_line(d),
+        (Some(t), _) => first_line(t),
+        _ => String::new(),
+    }
+}
+
+fn table(rows: impl Iterator<Item = (String, String)>, indent: &str) -> String {
+    let rows: Vec<_> = rows.collect();
+    let width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (key, value) in rows {
+        let line = if value.is_empty() {
+            key
+        } else {
+            format!("{key:<width$}  {value}")
+        };
+        let _ = writeln!(out, "{indent}{}", line.trim_end());
+    }
+    out
+}
+
+fn push_line(out: &mut String, text: &str) {
+    out.push_str(text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// The size of base64 `data` once decoded, without decoding it.
+pub(crate) fn base64_decoded_len(data: &str) -> usize {
+    let significant = data
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace() && *b != b'=')
+        .count();
+    significant * 3 / 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_types::{ImageContent, ResourceLink};
+
+    #[test]
+    fn content_is_printed_plainly_or_summarised() {
+        assert_eq!(content_block(&ContentBlock::text("hi")), "hi");
+        // 8 base64 chars with one '=' of padding: 5 bytes.
+        let image = ContentBlock::Image(ImageContent::new("aGVsbG8=", "image/png"));
+        assert_eq!(content_block(&image), "[image image/png, 5 bytes]");
+        let link = ContentBlock::ResourceLink(ResourceLink::new("test://x", "x"));
+        assert_eq!(content_block(&link), "[resource_link test://x]");
+    }
+
+    #[test]
+    fn structured_content_shows_only_without_text() {
+        let only_structured =
+            CallToolResult::new(vec![]).with_structured_content(serde_json::json!({"t": 1}));
+        assert_eq!(call_result(&only_structured), "{\n  \"t\": 1\n}\n");
+        let both = CallToolResult::success_text("sunny")
+            .with_structured_content(serde_json::json!({"t": 1}));
+        assert_eq!(call_result(&both), "sunny\n");
+    }
+
+    #[test]
+    fn base64_lengths() {
+        assert_eq!(base64_decoded_len(""), 0);
+        assert_eq!(base64_decoded_len("aGk="), 2);
+        assert_eq!(base64_decoded_len("aGVsbG8h"), 6);
+    }
+}

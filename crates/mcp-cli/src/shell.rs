@@ -1,0 +1,301 @@
+//! `shell [SERVER…]`: keep connections open and run one command per stdin line, so several
+//! calls share a connection.
+//!
+//! Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,
+//! `read SERVER URI`, `prompts SERVER`, `prompt SERVER NAME [ARGS_JSON]`, `ping SERVER`,
+//! `sleep MS`, `quit`. Blank lines and `#` comments are skipped; end of input quits. With
+//! `--json`, each command is answered by one line: `{"ok":true,"result":…}` or
+//! `{"ok":false,"error":{"kind":…,"message":…}}`.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::io::AsyncBufReadExt as _;
+
+use crate::commands::{self, Context, Report, call, ping, prompts, resources, tools};
+use crate::error::{CliError, EXIT_FAILURE, exit};
+use crate::output::Outcome;
+use crate::servers::Connection;
+
+/// One parsed input line.
+#[derive(Debug, PartialEq)]
+enum ShellCommand {
+    Call {
+        server: String,
+        tool: String,
+        arguments: Option<Map<String, Value>>,
+    },
+    Tools {
+        server: String,
+    },
+    Resources {
+        server: String,
+    },
+    Read {
+        server: String,
+        uri: String,
+    },
+    Prompts {
+        server: String,
+    },
+    Prompt {
+        server: String,
+        name: String,
+        arguments: BTreeMap<String, String>,
+    },
+    Ping {
+        server: String,
+    },
+    Sleep(Duration),
+    Quit,
+}
+
+const USAGE: &str = "expected one of: call SERVER TOOL [ARGS_JSON], tools SERVER, resources SERVER, \
+                     read SERVER URI, prompts SERVER, prompt SERVER NAME [ARGS_JSON], ping SERVER, sleep MS, quit";
+
+/// Run the shell until `quit` or end of input.
+pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
+    let mut pool: BTreeMap<String, Connection> = BTreeMap::new();
+    for (name, result) in upfront.iter().zip(ctx.servers.connect_all(upfront).await) {
+        match result {
+            Ok(connection) => {
+                pool.insert(name.clone(), connection);
+            }
+            Err(e) => commands::stderr_line(&format!("mcp: {}", e.one_line())),
+        }
+    }
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let mut status = 0;
+    loop {
+        let line = match lines.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                commands::stderr_line(&format!("mcp: {}", CliError::Stdin(e)));
+                status = EXIT_FAILURE;
+                break;
+            }
+        };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let result = match parse(line) {
+            Ok(ShellCommand::Quit) => break,
+            Ok(command) => execute(ctx, &mut pool, command).await,
+            Err(e) => Err(e),
+        };
+        answer(json, result);
+    }
+    for connection in pool.values() {
+        connection.client.close().await;
+    }
+    exit(status)
+}
+
+fn answer(json: bool, result: Result<Report, CliError>) {
+    match (json, result) {
+        (true, Ok(report)) => {
+            commands::stdout_line(&json!({"ok": true, "result": report.outcome.json}).to_string())
+        }
+        (true, Err(e)) => {
+            commands::stdout_line(&json!({"ok": false, "error": e.to_json()}).to_string())
+        }
+        (false, Ok(report)) => {
+            commands::stdout(&report.outcome.text);
+            for problem in &report.problems {
+                commands::stderr_line(&format!("mcp: {}", problem.one_line()));
+            }
+        }
+        (false, Err(e)) => commands::stderr_line(&format!("mcp: {}", e.one_line())),
+    }
+}
+
+/// The open connection to `name`, connecting (again, if it died) when needed.
+async fn connection(
+    ctx: &Context,
+    pool: &mut BTreeMap<String, Connection>,
+    name: &str,
+) -> Result<Connection, CliError> {
+    if let Some(connection) = pool.get(name) {
+        if connection.client.is_connected() {
+            return Ok(connection.clone());
+        }
+        connection.client.close().await;
+    }
+    let connection = ctx.servers.connect(name).await?;
+    pool.insert(name.to_owned(), connection.clone());
+    Ok(connection)
+}
+
+async fn execute(
+    ctx: &Context,
+    pool: &mut BTreeMap<String, Connection>,
+    command: ShellCommand,
+) -> Result<Report, CliError> {
+    match command {
+        ShellCommand::Call {
+            server,
+            tool,
+            arguments,
+        } => {
+            call::call(
+                ctx,
+                &connection(ctx, pool, &server).await?,
+                &tool,
+                arguments,
+            )
+            .await
+        }
+        ShellCommand::Tools { server } => tools::one(&connection(ctx, pool, &server).await?).await,
+        ShellCommand::Resources { server } => {
+            resources::list(&connection(ctx, pool, &server).await?).await
+        }
+        ShellCommand::Read { server, uri } => {
+            resources::read(&connection(ctx, pool, &server).await?, &uri).await
+        }
+        ShellCommand::Prompts { server } => {
+            prompts::list(&connection(ctx, pool, &server).await?).await
+        }
+        ShellCommand::Prompt {
+            server,
+            name,
+            arguments,
+        } => prompts::get(&connection(ctx, pool, &server).await?, &name, arguments).await,
+        ShellCommand::Ping { server } => ping::ping(&connection(ctx, pool, &server).await?).await,
+        ShellCommand::Sleep(duration) => {
+            tokio::time::sleep(duration).await;
+            Ok(Outcome::new(Value::Null, String::new()).into())
+        }
+        ShellCommand::Quit => Ok(Outcome::new(Value::Null, String::new()).into()),
+    }
+}
+
+/// Split off the first whitespace-separated word.
+fn word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    match text.find(char::is_whitespace) {
+        Some(end) => (&text[..end], text[end..].trim_start()),
+        None => (text, ""),
+    }
+}
+
+fn non_empty(text: &str) -> Option<&str> {
+    (!text.is_empty()).then_some(text)
+}
+
+fn parse(line: &str) -> Result<ShellCommand, CliError> {
+    let (verb, rest) = word(line);
+    let required = |value: &str, what: &str| {
+        if value.is_empty() {
+            Err(CliError::Usage(format!("{verb}: missing {what}; {USAGE}")))
+        } else {
+            Ok(value.to_owned())
+        }
+    };
+    let (server, rest) = word(rest);
+    let command = match verb {
+        "quit" | "exit" => ShellCommand::Quit,
+        "sleep" => {
+            let ms = server.parse::<u64>().map_err(|_| {
+                CliError::Usage(format!("sleep: expected milliseconds, got {server:?}"))
+            })?;
+            ShellCommand::Sleep(Duration::from_millis(ms))
+        }
+        "call" => {
+            let (tool, args) = word(rest);
+            ShellCommand::Call {
+                server: required(server, "SERVER")?,
+                tool: required(tool, "TOOL")?,
+                arguments: call::parse_arguments(non_empty(args))?,
+            }
+        }
+        "tools" => ShellCommand::Tools {
+            server: required(server, "SERVER")?,
+        },
+        "resources" => ShellCommand::Resources {
+            server: required(server, "SERVER")?,
+        },
+        "read" => ShellCommand::Read {
+            server: required(server, "SERVER")?,
+            uri: required(rest, "URI")?,
+        },
+        "prompts" => ShellCommand::Prompts {
+            server: required(server, "SERVER")?,
+        },
+        "prompt" => {
+            let (name, args) = word(rest);
+            ShellCommand::Prompt {
+                server: required(server, "SERVER")?,
+                name: required(name, "NAME")?,
+                arguments: prompts::parse_arguments(non_empty(args))?,
+            }
+        }
+        "ping" => ShellCommand::Ping {
+            server: required(server, "SERVER")?,
+        },
+        other => {
+            return Err(CliError::Usage(format!(
+                "unknown command {other:?}; {USAGE}"
+            )));
+        }
+    };
+    Ok(command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_into_commands_with_json_arguments_that_contain_spaces() {
+        let call = parse(r#"call demo echo {"text": "hi there"}"#).unwrap();
+        let ShellCommand::Call {
+            server,
+            tool,
+            arguments,
+        } = call
+        else {
+            panic!()
+        };
+        assert_eq!((server.as_str(), tool.as_str()), ("demo", "echo"));
+        assert_eq!(arguments.unwrap()["text"], "hi there");
+        assert_eq!(
+            parse("call  demo   ping_tool").unwrap(),
+            ShellCommand::Call {
+                server: "demo".into(),
+                tool: "ping_tool".into(),
+                arguments: None
+            }
+        );
+        assert_eq!(
+            parse("read demo test://static/hello").unwrap(),
+            ShellCommand::Read {
+                server: "demo".into(),
+                uri: "test://static/hello".into()
+            }
+        );
+        assert_eq!(
+            parse("sleep 25").unwrap(),
+            ShellCommand::Sleep(Duration::from_millis(25))
+        );
+        assert_eq!(parse("quit").unwrap(), ShellCommand::Quit);
+    }
+
+    #[test]
+    fn bad_lines_are_usage_errors() {
+        for line in [
+            "call demo",
+            "tools",
+            "sleep soon",
+            "frobnicate x",
+            "call demo echo [1]",
+            "read demo",
+        ] {
+            let err = parse(line).unwrap_err();
+            assert_eq!(err.kind(), "usage", "{line}: {err}");
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! One server entry: parsed member by member, so a mistake is reported with its member name
+//! and its place in the file, and expanded at connect time.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use mcp_client::{ServerConfig, TransportKind};
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+
+use super::error::{ConfigError, Position};
+use super::expand::{self, ExpandError};
+use super::filter::{Patterns, ToolFilter};
+use super::position::{bare_message, offset_in, position_at, redact_values, within};
+
+/// One configured server.
+///
+/// `config` holds the values as written (`${VAR}` references unexpanded); call
+/// [`resolve`](Self::resolve) right before connecting so a reconnect sees the current
+/// environment. `Debug` shows env and header names, never their values.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ServerEntry {
+    /// The server's name (the key of its entry).
+    pub name: String,
+    /// Transport and process settings, unexpanded. Members this crate does not interpret
+    /// are in `config.extra`.
+    pub config: ServerConfig,
+    /// `false` when the entry says `"enabled": false` or the file lists the server in
+    /// `disabledServers`.
+    pub enabled: bool,
+    /// `enabledTools` / `disabledTools`.
+    pub tool_filter: ToolFilter,
+    /// `auth` or `oauth` settings, kept as written until the auth layer exists.
+    pub auth: Option<AuthSettings>,
+    /// Where the entry starts in its file, when it came from one.
+    pub position: Option<Position>,
+}
+
+/// Authentication settings as written in the entry (`auth`, or Claude Code's `oauth`).
+/// `Debug` shows member names only: these hold client secrets.
+#[derive(Clone, PartialEq)]
+pub struct AuthSettings(serde_json::Value);
+
+impl AuthSettings {
+    /// The settings as written.
+    pub fn raw(&self) -> &serde_json::Value {
+        &self.0
+    }
+}
+
+impl fmt::Debug for AuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            serde_json::Value::Object(map) => f
+                .debug_tuple("AuthSettings")
+                .field(&map.keys().collect::<Vec<_>>())
+                .finish(),
+            _ => f.write_str("AuthSettings(..)"),
+        }
+    }
+}
+
+impl ServerEntry {
+    /// An enabled entry for `config` that allows every tool (for servers given on a command
+    /// line rather than in a file).
+    pub fn new(name: impl Into<String>, config: ServerConfig) -> Self {
+        Self {
+            name: name.into(),
+            config,
+            enabled: true,
+            tool_filter: ToolFilter::allow_all(),
+            auth: None,
+            position: None,
+        }
+    }
+
+    /// The config with `${VAR}`, `${VAR:-default}` and `${env:VAR}` expanded in `command`,
+    /// `args`, `env` values, `cwd`, `url` and `headers` values, looking variables up with
+    /// `env`.
+    pub fn resolve(
+        &self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ServerConfig, ConfigError> {
+        let mut config = self.config.clone();
+        let field_error = |field: String, e: ExpandError| match e {
+            ExpandError::Missing(variable) => ConfigError::MissingVariable {
+                server: self.name.clone(),
+                field,
+                variable,
+            },
+            other => ConfigError::InvalidReference {
+                server: self.name.clone(),
+                field,
+                message: other.message(),
+            },
+        };
+        let expand_one =
+            |value: &mut String, field: &dyn Fn() -> String| -> Result<(), ConfigError> {
+                if expand::has_references(value) {
+                    *value = expand::expand(value, env).map_err(|e| field_error(field(), e))?;
+                }
+                Ok(())
+            };
+        if let Some(command) = config.command.as_mut() {
+            expand_one(command, &|| "command".to_owned())?;
+        }
+        for (i, arg) in config.args.iter_mut().enumerate() {
+            expand_one(arg, &|| format!("args[{i}]"))?;
+        }
+        for (key, value) in config.env.iter_mut() {
+            expand_one(value, &|| format!("env.{key}"))?;
+        }
+        if let Some(cwd) = config.cwd.as_mut() {
+            // A non-UTF-8 path cannot hold a reference we wrote, so it is used as it is.
+            if let Some(text) = cwd.to_str() {
+                let mut text = text.to_owned();
+                expand_one(&mut text, &|| "cwd".to_owned())?;
+                *cwd = PathBuf::from(text);
+            }
+        }
+        if let Some(url) = config.url.as_mut() {
+            expand_one(url, &|| "url".to_owned())?;
+        }
+        for (name, value) in config.headers.iter_mut() {
+            expand_one(value, &|| format!("headers.{name}"))?;
+        }
+        Ok(config)
+    }
+
+    /// [`resolve`](Self::resolve) against this process's environment.
+    pub fn resolve_from_process_env(&self) -> Result<ServerConfig, ConfigError> {
+        self.resolve(&|name| std::env::var(name).ok())
+    }
+}
+
+/// Parses one entry; `raw` must be borrowed from `text` so errors get their file position.
+pub(super) fn parse_entry(
+    source_name: &str,
+    text: &str,
+    name: &str,
+    raw: &RawValue,
+) -> Result<ServerEntry, ConfigError> {
+    let entry_position = position_at(text, offset_in(text, raw.get()));
+    let parser = EntryParser {
+        source_name,
+        text,
+        name,
+        entry_position,
+    };
+    let members: BTreeMap<String, &RawValue> = serde_json::from_str(raw.get()).map_err(|_| {
+        parser.error(
+            None,
+            entry_position,
+            "expected an object with \"command\" (a local server) or \"url\" (a remote one)".into(),
+        )
+    })?;
+
+    let mut config = ServerConfig::default();
+    let mut entry = ServerEntry::new(name, ServerConfig::default());
+    entry.position = Some(entry_position);
+    let (mut enabled_tools, mut disabled_tools) = (None, None);
+    for (key, value) in &members {
+        match key.as_str() {
+            "type" => config.kind = Some(parser.member(key, value, false)?),
+            "command" => config.command = Some(parser.member(key, value, false)?),
+            "args" => config.args = parser.member(key, value, false)?,
+            "env" => config.env = parser.member(key, value, true)?,
+            "cwd" => config.cwd = Some(parser.member::<PathBuf>(key, value, false)?),
+            "url" => config.url = Some(parser.member(key, value, false)?),
+            "headers" => config.headers = parser.member(key, value, true)?,
+            "timeout" => config.timeout = Some(parser.member(key, value, false)?),
+            "requestIdFormat" => config.request_id_format = Some(parser.member(key, value, false)?),
+            "enabled" => entry.enabled = parser.member(key, value, false)?,
+            "enabledTools" => enabled_tools = Some(parser.patterns(key, value)?),
+            "disabledTools" => disabled_tools = Some(parser.patterns(key, value)?),
+            "auth" | "oauth" => entry.auth = Some(AuthSettings(parser.member(key, value, true)?)),
+            _ => {
+                let extra: serde_json::Value = parser.member(key, value, false)?;
+                config.extra.insert(key.clone(), extra);
+            }
+        }
+    }
+    parser.check_transport(&config, &members)?;
+    parser.check_references(&config, &members)?;
+    entry.tool_filter = ToolFilter::from_patterns(enabled_tools, disabled_tools);
+    entry.config = config;
+    Ok(entry)
+}
+
+struct EntryParser<'a> {
+    source_name: &'a str,
+    text: &'a str,
+    name: &'a str,
+    entry_position: Position,
+}
+
+impl EntryParser<'_> {
+    fn error(&self, field: Option<String>, position: Position, message: String) -> ConfigError {
+        ConfigError::InvalidEntry {
+            source_name: self.source_name.to_owned(),
+            position,
+            server: self.name.to_owned(),
+            field,
+            message,
+        }
+    }
+
+    fn position_of(&self, members: &BTreeMap<String, &RawValue>, key: &str) -> Position {
+        members.get(key).map_or(self.entry_position, |v| {
+            position_at(self.text, offset_in(self.text, v.get()))
+        })
+    }
+
+    /// One member, decoded into `T`; `secret` members get their values hidden in messages.
+    fn member<T: DeserializeOwned>(
+        &self,
+        key: &str,
+        value: &RawValue,
+        secret: bool,
+    ) -> Result<T, ConfigError> {
+        let mut de = serde_json::Deserializer::from_str(value.get());
+        serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = match path.as_str() {
+                "." => key.to_owned(),
+                p if p.starts_with('[') => format!("{key}{p}"),
+                p => format!("{key}.{p}"),
+            };
+            let inner = e.into_inner();
+            let base = position_at(self.text, offset_in(self.text, value.get()));
+            let position = within(base, inner.line(), inner.column());
+            let message = bare_message(&inner);
+            self.error(
+                Some(field),
+                position,
+                if secret {
+                    redact_values(&message)
+                } else {
+                    message
+                },
+            )
+        })
+    }
+
+    fn patterns(&self, key: &str, value: &RawValue) -> Result<Patterns, ConfigError> {
+        let list: Vec<String> = self.member(key, value, false)?;
+        let position = position_at(self.text, offset_in(self.text, value.get()));
+        Patterns::new(list)
+            .map_err(|e| self.error(Some(key.to_owned()), position, format!("invalid glob: {e}")))
+    }
+
+    fn check_transport(
+        &self,
+        config: &ServerConfig,
+        members: &BTreeMap<String, &RawValue>,
+    ) -> Result<(), ConfigError> {
+        let kind = config.transport_kind().map_err(|e| {
+            let message = match e {
+                mcp_client::Error::Config(m) => m,
+                other => other.to_string(),
+            };
+            let field = members.contains_key("type").then(|| "type".to_owned());
+            let message = if field.is_none() {
+                "expected \"command\" (a local server) or \"url\" (a remote one)".to_owned()
+            } else {
+                message
+            };
+            self.error(field, self.position_of(members, "type"), message)
+        })?;
+        let missing = match kind {
+            TransportKind::Stdio if config.command.is_none() => Some((
+                "command",
+                "missing: a stdio server needs a command".to_owned(),
+            )),
+            TransportKind::Stdio => None,
+            remote if config.url.is_none() => Some((
+                "url",
+                format!("missing: a {} server needs a url", remote.as_str()),
+            )),
+            _ => None,
+        };
+        if let Some((field, message)) = missing {
+            return Err(self.error(Some(field.to_owned()), self.entry_position, message));
+        }
+        config.id_format().map_err(|e| {
+            let message = match e {
+                mcp_client::Error::Config(m) => m,
+                other => other.to_string(),
+            };
+            self.error(
+                Some("requestIdFormat".into()),
+                self.position_of(members, "requestIdFormat"),
+                message,
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Malformed `${...}` references are the file's fault and do not depend on the
+    /// environment, so they are reported now; unset variables only when connecting.
+    fn check_references(
+        &self,
+        config: &ServerConfig,
+        members: &BTreeMap<String, &RawValue>,
+    ) -> Result<(), ConfigError> {
+        let probe = ServerEntry::new(self.name, config.clone());
+        match probe.resolve(&|_| Some(String::new())) {
+            Err(ConfigError::InvalidReference { field, message, .. }) => {
+                let key = field
+                    .split(['.', '['])
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                Err(self.error(Some(field), self.position_of(members, &key), message))
+            }
+            _ => Ok(()),
+        }
+    }
+}

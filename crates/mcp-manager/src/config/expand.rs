@@ -1,0 +1,150 @@
+//! `${VAR}`, `${VAR:-default}` and VS Code's `${env:VAR}` in configuration values.
+//!
+//! The forms are those of Claude Code (`${VAR}`, `${VAR:-default}`: the default is used when
+//! the variable is unset or empty, as in the shell) and VS Code (`${env:VAR}`). A `$` that
+//! does not start `${` is kept as it is. Other VS Code forms (`${input:...}`,
+//! `${config:...}`, `${command:...}`) need an editor to answer them and are reported as
+//! errors instead of being passed on literally.
+
+/// Why a value could not be expanded.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ExpandError {
+    /// `${NAME}` with `NAME` unset and no default.
+    Missing(String),
+    /// `${` without its `}`.
+    Unterminated,
+    /// `${...}` that is not a variable reference we can answer.
+    Unsupported(String),
+}
+
+impl ExpandError {
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Self::Missing(name) => format!("environment variable {name} is not set"),
+            Self::Unterminated => "unterminated \"${\": expected \"}\"".to_owned(),
+            Self::Unsupported(expr) if expr.starts_with("input:") => {
+                format!(
+                    "\"${{{expr}}}\": VS Code input variables need the editor to prompt for them; set an environment variable and use ${{env:NAME}} instead"
+                )
+            }
+            Self::Unsupported(expr) => format!(
+                "\"${{{expr}}}\" is not a supported variable reference (use ${{NAME}}, ${{NAME:-default}} or ${{env:NAME}})"
+            ),
+        }
+    }
+}
+
+/// `value` with every reference replaced using `lookup`.
+pub(crate) fn expand(
+    value: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, ExpandError> {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after.find('}').ok_or(ExpandError::Unterminated)?;
+        out.push_str(&substitute(&after[..end], lookup)?);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Whether `value` contains anything [`expand`] would replace.
+pub(crate) fn has_references(value: &str) -> bool {
+    value.contains("${")
+}
+
+fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
+    let body = expr.strip_prefix("env:").unwrap_or(expr);
+    let (name, default) = match body.split_once(":-") {
+        Some((name, default)) => (name, Some(default)),
+        None => (body, None),
+    };
+    if !is_variable_name(name) {
+        return Err(ExpandError::Unsupported(expr.to_owned()));
+    }
+    match (lookup(name), default) {
+        (Some(v), Some(d)) if v.is_empty() => Ok(d.to_owned()),
+        (Some(v), _) => Ok(v),
+        (None, Some(d)) => Ok(d.to_owned()),
+        (None, None) => Err(ExpandError::Missing(name.to_owned())),
+    }
+}
+
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(name: &str) -> Option<String> {
+        match name {
+            "HOME" => Some("/home/ann".into()),
+            "EMPTY" => Some(String::new()),
+            "TOKEN" => Some("sk-123".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn plain_and_env_prefixed_references_expand() {
+        assert_eq!(expand("${HOME}/data", &env).unwrap(), "/home/ann/data");
+        assert_eq!(
+            expand("Bearer ${env:TOKEN}", &env).unwrap(),
+            "Bearer sk-123"
+        );
+        assert_eq!(
+            expand("${HOME}${HOME}", &env).unwrap(),
+            "/home/ann/home/ann"
+        );
+        assert_eq!(
+            expand("no references, $HOME stays", &env).unwrap(),
+            "no references, $HOME stays"
+        );
+    }
+
+    #[test]
+    fn defaults_apply_when_unset_or_empty() {
+        assert_eq!(expand("${NOPE:-fallback}", &env).unwrap(), "fallback");
+        assert_eq!(expand("${EMPTY:-fallback}", &env).unwrap(), "fallback");
+        assert_eq!(expand("${HOME:-fallback}", &env).unwrap(), "/home/ann");
+        assert_eq!(expand("${NOPE:-}", &env).unwrap(), "");
+        assert_eq!(expand("${env:NOPE:-x}", &env).unwrap(), "x");
+        assert_eq!(
+            expand("${EMPTY}", &env).unwrap(),
+            "",
+            "set but empty without a default is empty"
+        );
+    }
+
+    #[test]
+    fn missing_unterminated_and_unsupported_are_errors() {
+        assert_eq!(
+            expand("a ${NOPE} b", &env),
+            Err(ExpandError::Missing("NOPE".into()))
+        );
+        assert_eq!(expand("${HOME", &env), Err(ExpandError::Unterminated));
+        assert_eq!(
+            expand("${input:token}", &env),
+            Err(ExpandError::Unsupported("input:token".into()))
+        );
+        assert_eq!(
+            expand("${1abc}", &env),
+            Err(ExpandError::Unsupported("1abc".into()))
+        );
+        assert!(
+            ExpandError::Unsupported("input:token".into())
+                .message()
+                .contains("VS Code input")
+        );
+    }
+}

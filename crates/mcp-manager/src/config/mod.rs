@@ -1,0 +1,217 @@
+//! Server lists in the formats users already have.
+//!
+//! - `{"mcpServers": {name: entry}}`: Claude Desktop, Claude Code's `.mcp.json`, Cursor,
+//!   Windsurf.
+//! - `{"servers": {name: entry}}`: VS Code's `mcp.json`; `{"mcp": {"servers": ...}}` in its
+//!   `settings.json`. Comments and trailing commas are accepted, as VS Code accepts them.
+//!
+//! An entry has `command`/`args`/`env`/`cwd` (a local server) or `type`/`url`/`headers` (a
+//! remote one), and optionally `enabled` (default `true`), `timeout` (ms),
+//! `requestIdFormat` (`"number"` or `"string"`), `enabledTools`/`disabledTools` (glob lists;
+//! deny wins) and `auth`/`oauth` (kept as written). A top-level `disabledServers` list
+//! disables servers by name. Other members are kept in [`ServerConfig::extra`].
+//!
+//! Each entry is parsed on its own: one bad entry is reported in [`McpConfig::errors`] with
+//! its file, line, column and member, and the others load. `${VAR}` references are kept as
+//! written and expanded by [`ServerEntry::resolve`] when connecting.
+//!
+//! [`ServerConfig::extra`]: mcp_client::ServerConfig::extra
+
+mod entry;
+mod error;
+mod expand;
+mod filter;
+mod jsonc;
+mod position;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+pub use entry::{AuthSettings, ServerEntry};
+pub use error::{ConfigError, Position};
+pub use filter::ToolFilter;
+
+use position::{bare_message, position_at};
+
+/// A loaded configuration file: the servers that parsed and the errors of those that did not.
+#[derive(Debug, Default)]
+pub struct McpConfig {
+    source_name: String,
+    servers: BTreeMap<String, ServerEntry>,
+    errors: Vec<(String, ConfigError)>,
+}
+
+/// The members of a configuration document we read; everything else is ignored (a VS Code
+/// `settings.json` holds much more).
+#[derive(Deserialize)]
+struct Document<'a> {
+    #[serde(rename = "mcpServers", borrow, default)]
+    mcp_servers: Option<BTreeMap<String, &'a RawValue>>,
+    #[serde(borrow, default)]
+    servers: Option<BTreeMap<String, &'a RawValue>>,
+    #[serde(borrow, default)]
+    mcp: Option<VsCodeSettings<'a>>,
+    #[serde(rename = "disabledServers", default)]
+    disabled_servers: Vec<String>,
+}
+
+/// The `mcp` section of VS Code's `settings.json`.
+#[derive(Deserialize)]
+struct VsCodeSettings<'a> {
+    #[serde(borrow, default)]
+    servers: Option<BTreeMap<String, &'a RawValue>>,
+}
+
+impl McpConfig {
+    /// Reads and parses the file at `path`. Errors of single entries are in
+    /// [`errors`](Self::errors); only an unreadable or unparsable file is an `Err`.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::from_str(&text, &path.display().to_string())
+    }
+
+    /// Parses `text`; `source_name` (usually the file name) is used in error messages.
+    #[allow(clippy::should_implement_trait)] // it takes a source name: not `FromStr`
+    pub fn from_str(text: &str, source_name: &str) -> Result<Self, ConfigError> {
+        let text = jsonc::blank_comments_and_trailing_commas(text);
+        let document = parse_document(&text, source_name)?;
+        let mut config = Self {
+            source_name: source_name.to_owned(),
+            ..Self::default()
+        };
+
+        let lists = [
+            document.mcp_servers,
+            document.servers,
+            document.mcp.and_then(|m| m.servers),
+        ];
+        if lists.iter().all(Option::is_none) {
+            return Err(ConfigError::NoServers {
+                source_name: source_name.to_owned(),
+            });
+        }
+        for (name, raw) in lists.into_iter().flatten().flatten() {
+            if config.servers.contains_key(&name) || config.errors.iter().any(|(n, _)| *n == name) {
+                let error = ConfigError::DuplicateServer {
+                    source_name: source_name.to_owned(),
+                    server: name.clone(),
+                };
+                config.errors.push((name, error));
+                continue;
+            }
+            match entry::parse_entry(source_name, &text, &name, raw) {
+                Ok(entry) => {
+                    config.servers.insert(name, entry);
+                }
+                Err(error) => config.errors.push((name, error)),
+            }
+        }
+        for name in &document.disabled_servers {
+            if let Some(entry) = config.servers.get_mut(name) {
+                entry.enabled = false;
+            }
+        }
+        Ok(config)
+    }
+
+    /// The servers that parsed, by name (disabled ones included: check
+    /// [`ServerEntry::enabled`]).
+    pub fn servers(&self) -> &BTreeMap<String, ServerEntry> {
+        &self.servers
+    }
+
+    /// The server called `name`, if it parsed.
+    pub fn server(&self, name: &str) -> Option<&ServerEntry> {
+        self.servers.get(name)
+    }
+
+    /// The entries that did not parse, with their server names, in file order of discovery.
+    pub fn errors(&self) -> &[(String, ConfigError)] {
+        &self.errors
+    }
+
+    /// The error of the entry called `name`, if it did not parse.
+    pub fn error_for(&self, name: &str) -> Option<&ConfigError> {
+        self.errors.iter().find(|(n, _)| n == name).map(|(_, e)| e)
+    }
+
+    /// The servers and the errors, by value.
+    pub fn into_parts(self) -> (BTreeMap<String, ServerEntry>, Vec<(String, ConfigError)>) {
+        (self.servers, self.errors)
+    }
+
+    /// The name the configuration was loaded from (the file path, for [`load`](Self::load)).
+    pub fn source_name(&self) -> &str {
+        &self.source_name
+    }
+}
+
+fn parse_document<'a>(text: &'a str, source_name: &str) -> Result<Document<'a>, ConfigError> {
+    // serde would read a struct from an array too (`[]` as a document with no members).
+    if let Some(start) = text.find(|c: char| !c.is_whitespace())
+        && !text[start..].starts_with('{')
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    {
+        return Err(ConfigError::Shape {
+            source_name: source_name.to_owned(),
+            position: position_at(text, start),
+            field: "(document)".to_owned(),
+            message: "expected a JSON object".to_owned(),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let document: Result<Document<'a>, _> = serde_path_to_error::deserialize(&mut de);
+    let document = document.map_err(|e| {
+        let field = e.path().to_string();
+        let inner = e.into_inner();
+        document_error(source_name, text, field, &inner)
+    })?;
+    de.end()
+        .map_err(|e| document_error(source_name, text, ".".into(), &e))?;
+    Ok(document)
+}
+
+fn document_error(
+    source_name: &str,
+    text: &str,
+    field: String,
+    e: &serde_json::Error,
+) -> ConfigError {
+    let position = if e.line() == 0 {
+        position_at(text, 0)
+    } else {
+        Position {
+            line: e.line(),
+            column: e.column(),
+        }
+    };
+    if e.is_data() {
+        let (field, message) = if field == "." {
+            ("(document)".to_owned(), "expected a JSON object".to_owned())
+        } else {
+            (field, bare_message(e))
+        };
+        ConfigError::Shape {
+            source_name: source_name.to_owned(),
+            position,
+            field,
+            message,
+        }
+    } else {
+        ConfigError::Syntax {
+            source_name: source_name.to_owned(),
+            position,
+            message: bare_message(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
