@@ -20,7 +20,7 @@ pub async fn play(scenario: &Scenario, url: &str) -> Result<(), ScenarioError> {
     let options = ClientOptions::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"));
     let (options, tool, arguments, expect): (_, &str, Value, &str) = match scenario {
         Scenario::Initialize => return session(url, options, Then::Nothing).await,
-        Scenario::ToolsCall => (options, "add_numbers", json!({"a": 5, "b": 3}), "8"),
+        Scenario::ToolsCall => (options, "add_numbers", json!({"a": 5, "b": 3}), "is 8"),
         Scenario::ElicitationDefaults => (
             options.with_elicitation(ElicitationModes::FORM, accept_with_defaults),
             "test_client_elicitation_defaults",
