@@ -1,12 +1,11 @@
 //! Many MCP servers at once.
 //!
-//! What this crate exposes so far is the configuration layer, [`config`]: it reads the
-//! server lists users already have (`.mcp.json`, Claude Desktop, Cursor, Windsurf, VS Code),
-//! keeps one bad entry from spoiling the others, filters tools with globs and expands
-//! `${VAR}` references at connect time.
-//!
-//! Not wired in yet (issue: "`mcp-manager`"): concurrent connect of all servers, reconnect
-//! with backoff and the storm breaker, the tool bridge and auth refresh.
+//! - [`config`]: the server lists users already have (`.mcp.json`, Claude Desktop, Cursor,
+//!   Windsurf, VS Code), read so that one bad entry does not spoil the others, with glob
+//!   tool filters and `${VAR}` references expanded at connect time.
+//! - [`McpManager`]: the manager core built on it: concurrent connect, the reconnect
+//!   ladder and storm breaker, the tool bridge, the notification hub and the credential
+//!   provider ([`auth`]).
 //!
 //! ```
 //! use mcp_manager::config::McpConfig;
@@ -30,3 +29,19 @@
 //! ```
 
 pub mod config;
+
+pub mod auth;
+mod error;
+mod manager;
+pub mod naming;
+mod notifications;
+mod reconnect;
+mod status;
+mod tools;
+
+pub use error::ManagerError;
+pub use manager::{EnvLookup, ManagerOptions, McpManager};
+pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
+pub use reconnect::ReconnectPolicy;
+pub use status::{ServerStatus, StatusEvent};
+pub use tools::ManagedTool;

@@ -36,6 +36,16 @@ impl Inner {
                     server: name.to_owned(),
                     source: Box::new(source),
                 })?;
+        // The callback runs from the very first message, so nothing sent right after the
+        // handshake is missed (a `Client::notifications` subscription would start later).
+        let (tx, notifications) = mpsc::unbounded_channel();
+        #[allow(unused_mut)] // without HTTP features there is no auth hook to add
+        let mut options = self
+            .options
+            .client
+            .clone()
+            .with_notification_callback(move |n| drop(tx.send(n.clone())));
+        // Credentials are asked for again at every (re)connect: a rotated token is used.
         let remote = !matches!(config.transport_kind(), Ok(TransportKind::Stdio) | Err(_));
         if let (true, Some(provider)) = (remote, slot.credentials()) {
             let headers = provider
@@ -46,15 +56,11 @@ impl Inner {
                     source,
                 })?;
             config.headers.extend(headers);
+            #[cfg(any(feature = "http", feature = "sse"))]
+            {
+                options = options.with_auth_hook(provider);
+            }
         }
-        // The callback runs from the very first message, so nothing sent right after the
-        // handshake is missed (a `Client::notifications` subscription would start later).
-        let (tx, notifications) = mpsc::unbounded_channel();
-        let options = self
-            .options
-            .client
-            .clone()
-            .with_notification_callback(move |n| drop(tx.send(n.clone())));
         let work = async {
             let client = Client::connect(&config, options)
                 .await
