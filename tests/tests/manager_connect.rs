@@ -1,0 +1,191 @@
+//! The manager connects many servers at once: one bad or slow server does not hold the
+//! others back; tools are namespaced, filtered and ordered independently of connect order.
+
+mod manager_support;
+
+use manager_support::*;
+use mcp_integration_tests::{STEP, bounded, eventually};
+use mcp_manager::config::ToolFilter;
+use mcp_manager::{ManagerError, ServerStatus};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_bad_entry_does_not_block_the_rest() {
+    let manager = manager();
+    manager
+        .add_server("bad", sh_entry("bad", "exec /nonexistent/mcp-server-xyz"))
+        .unwrap();
+    manager
+        .add_server(
+            "missing",
+            mcp_manager::config::ServerEntry::new(
+                "missing",
+                mcp_client::ServerConfig::stdio(
+                    "/nonexistent/mcp-server-xyz",
+                    Vec::<String>::new(),
+                ),
+            ),
+        )
+        .unwrap();
+    manager.add_server("good", entry("good", &[])).unwrap();
+
+    let outcomes = bounded(manager.connect_all()).await;
+    assert!(outcomes["good"].is_ok(), "{:?}", outcomes["good"]);
+    let missing = outcomes["missing"].as_ref().unwrap_err();
+    assert_eq!(missing.kind(), "spawn", "{missing}");
+    assert!(outcomes["bad"].is_err());
+
+    assert_eq!(manager.status("good"), Some(ServerStatus::Connected));
+    match manager.status("missing") {
+        Some(ServerStatus::Failed { kind, error }) => {
+            assert_eq!(kind, "spawn");
+            assert!(error.contains("/nonexistent/mcp-server-xyz"), "{error}");
+        }
+        other => panic!("unexpected status {other:?}"),
+    }
+    let names = tool_names(&manager);
+    assert!(names.contains(&"mcp__good__echo".to_owned()), "{names:?}");
+    assert!(
+        names.iter().all(|n| n.starts_with("mcp__good__")),
+        "{names:?}"
+    );
+    let result = bounded(manager.call_tool("mcp__good__echo", Some(json!({"text": "hi"}))))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "hi");
+    // A call to the failed server's tools is refused, not hung.
+    let err = bounded(manager.call_tool("mcp__missing__echo", None))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ManagerError::UnknownTool(_)), "{err}");
+    manager.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_server_does_not_delay_the_others_and_calls_to_it_wait() {
+    let manager = manager();
+    manager
+        .add_server(
+            "slow",
+            sh_entry("slow", "sleep 3; exec $SERVER --name slow"),
+        )
+        .unwrap();
+    manager.add_server("fast", entry("fast", &[])).unwrap();
+    let mut status = manager.subscribe_status();
+
+    let background = manager.clone();
+    let all = tokio::spawn(async move { background.connect_all().await });
+    assert!(
+        eventually(STEP, || tool_names(&manager)
+            .contains(&"mcp__fast__echo".to_owned()))
+        .await,
+        "the fast server's tools appear"
+    );
+    assert_eq!(
+        manager.status("slow"),
+        Some(ServerStatus::Connecting),
+        "the fast server's tools are there while the slow one still connects"
+    );
+    assert!(
+        !tool_names(&manager)
+            .iter()
+            .any(|n| n.starts_with("mcp__slow__"))
+    );
+
+    // A call to the server that is still connecting waits for it.
+    let result = bounded(manager.call_tool("mcp__slow__echo", Some(json!({"text": "late"}))))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "late");
+
+    let outcomes = bounded(all).await.unwrap();
+    assert!(outcomes.values().all(Result::is_ok), "{outcomes:?}");
+    let seen = wait_for_status(&mut status, "slow", |s| *s == ServerStatus::Connected).await;
+    assert_eq!(seen, [ServerStatus::Connecting, ServerStatus::Connected]);
+    manager.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_filters_apply_and_deny_wins() {
+    let manager = manager();
+    let mut filtered = entry("srv", &[]);
+    filtered.tool_filter = ToolFilter::new(
+        Some(vec!["e*".into(), "add".into()]),
+        vec!["elicit*".into()],
+    )
+    .unwrap();
+    manager.add_server("srv", filtered).unwrap();
+    bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+
+    let names = tool_names(&manager);
+    assert_eq!(names, ["mcp__srv__add", "mcp__srv__echo"]);
+    let err = bounded(manager.call_tool("mcp__srv__crash", None))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ManagerError::UnknownTool(_)), "{err}");
+    assert_eq!(
+        manager.status("srv"),
+        Some(ServerStatus::Connected),
+        "not crashed"
+    );
+    manager.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_are_namespaced_deduplicated_and_independent_of_connect_order() {
+    // "a.b" and "a_b" both sanitize to "a_b": their tools collide.
+    let forward = manager();
+    let backward = manager();
+    for m in [&forward, &backward] {
+        m.add_server("a.b", entry("a.b", &[])).unwrap();
+        m.add_server("a_b", entry("a_b", &[])).unwrap();
+    }
+    bounded(forward.connect_server("a.b")).await.unwrap();
+    bounded(forward.connect_server("a_b")).await.unwrap();
+    bounded(backward.connect_server("a_b")).await.unwrap();
+    bounded(backward.connect_server("a.b")).await.unwrap();
+
+    let tools = forward.tools();
+    let bytes = serde_json::to_string(
+        &tools
+            .iter()
+            .map(|t| (&t.name, &t.server, &t.tool))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let other = backward.tools();
+    let other_bytes = serde_json::to_string(
+        &other
+            .iter()
+            .map(|t| (&t.name, &t.server, &t.tool))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert_eq!(bytes, other_bytes, "same bytes whatever the connect order");
+
+    let echo: Vec<_> = tools.iter().filter(|t| t.tool.name == "echo").collect();
+    assert_eq!(echo.len(), 2);
+    assert_eq!(
+        (echo[0].name.as_str(), echo[0].server.as_str()),
+        ("mcp__a_b__echo", "a.b")
+    );
+    assert_eq!(
+        (echo[1].name.as_str(), echo[1].server.as_str()),
+        ("mcp__a_b__echo_2", "a_b")
+    );
+    assert!(
+        tools.windows(2).all(|w| w[0].name < w[1].name),
+        "sorted and unique"
+    );
+    assert!(tools.iter().all(|t| t.name.len() <= 64));
+    assert!(echo[0].description().is_some());
+    assert_eq!(echo[0].input_schema()["type"], "object");
+
+    // Each name routes to its own server.
+    let a = forward.call_tool("mcp__a_b__echo_2", Some(json!({"text": "to a_b"})));
+    assert_eq!(bounded(a).await.unwrap().text(), "to a_b");
+    forward.shutdown().await;
+    backward.shutdown().await;
+}
