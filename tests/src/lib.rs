@@ -1,8 +1,12 @@
 //! Helpers shared by the behaviour tests in `tests/tests/`.
 
+use std::process::Stdio;
 use std::time::Duration;
 
-use mcp_client::{Client, ClientOptions, ServerConfig};
+use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
 
 /// The path of the test server binary built with this package.
 ///
@@ -84,5 +88,82 @@ pub async fn eventually(within: Duration, mut cond: impl FnMut() -> bool) -> boo
             return false;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The test server serving HTTP in a child process, killed when dropped.
+#[derive(Debug)]
+pub struct HttpServer {
+    /// The endpoint it announced: `http://127.0.0.1:PORT/mcp` (or `/sse`).
+    pub url: String,
+    child: Child,
+}
+
+impl HttpServer {
+    /// Start the test server with `flags` (which include `--http ADDR` or
+    /// `--legacy-sse ADDR`) and read the URL from its first stdout line, bounded by [`STEP`].
+    pub async fn start(flags: &[&str]) -> Self {
+        let mut child = Command::new(test_server())
+            .args(flags)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn the test server");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let line = bounded(BufReader::new(stdout).lines().next_line())
+            .await
+            .expect("read the test server's stdout")
+            .expect("the test server printed no listening line");
+        let url = line
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Self { url, child }
+    }
+
+    /// Start a Streamable HTTP test server on a free port with these extra flags.
+    pub async fn http(flags: &[&str]) -> Self {
+        let mut all = vec!["--http", "127.0.0.1:0"];
+        all.extend_from_slice(flags);
+        Self::start(&all).await
+    }
+
+    /// A Streamable HTTP config for this server.
+    pub fn config(&self) -> ServerConfig {
+        ServerConfig::remote(TransportKind::Http, self.url.clone())
+    }
+
+    /// `host:port` of this server, as a client sends it in `Host`.
+    pub fn authority(&self) -> &str {
+        let rest = self.url.strip_prefix("http://").unwrap_or(&self.url);
+        rest.split('/').next().unwrap_or(rest)
+    }
+
+    /// Connect a client with `options`, bounded by [`STEP`].
+    pub async fn connect(&self, options: ClientOptions) -> Client {
+        bounded(Client::connect(&self.config(), options))
+            .await
+            .expect("connect over HTTP")
+    }
+
+    /// Kill the server process and reap it, bounded by [`STEP`].
+    pub async fn kill(&mut self) {
+        let _ = self.child.start_kill();
+        let _ = bounded(self.child.wait()).await;
+    }
+}
+
+/// The server's HTTP request log (its `http_log` tool): one object per request with
+/// `method`, `path`, `status`, `headers` and `rpc` (the JSON-RPC methods in a POST).
+pub async fn http_log(client: &Client) -> Vec<Value> {
+    let result = bounded(client.call_tool("http_log", None))
+        .await
+        .expect("call http_log");
+    assert!(!result.is_error(), "http_log failed: {}", result.text());
+    match serde_json::from_str(&result.text()).expect("http_log is JSON") {
+        Value::Array(entries) => entries,
+        other => panic!("http_log is not an array: {other}"),
     }
 }
