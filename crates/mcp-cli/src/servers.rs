@@ -168,11 +168,20 @@ impl ServerSet {
         let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
         tracing::debug!(target: "mcp::cli", server = name, ?config, "connecting");
         match tokio::time::timeout(limit, Client::connect(&config, options)).await {
-            Ok(Ok(client)) => Ok(Connection {
-                name: name.to_owned(),
-                client,
-                tool_filter: entry.tool_filter.clone(),
-            }),
+            Ok(Ok(client)) => {
+                tracing::info!(
+                    target: "mcp::cli",
+                    server = name,
+                    transport = client.transport_kind(),
+                    protocol_version = %client.protocol_version(),
+                    "connected"
+                );
+                Ok(Connection {
+                    name: name.to_owned(),
+                    client,
+                    tool_filter: entry.tool_filter.clone(),
+                })
+            }
             Ok(Err(e)) => Err(CliError::client(name, e, None)),
             Err(_) => Err(CliError::ConnectTimeout {
                 server: name.to_owned(),

@@ -1,0 +1,527 @@
+//! The real `mcp` binary, run as a user would: in an empty directory (so the bundled demo
+//! server is used) or next to a config file, with every run bounded by a timeout.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use wait_timeout::ChildExt;
+
+/// Generous: the machine is shared and debug builds are slow, but nothing may hang.
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_mcp"))
+}
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        self.status.code().unwrap_or(-1)
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}", self.stdout))
+    }
+
+    fn stderr_lines(&self) -> Vec<&str> {
+        self.stderr.lines().collect()
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.status.code(),
+            self.stdout,
+            self.stderr
+        )
+    }
+}
+
+/// Run `mcp ARGS` in `dir`, feeding `stdin`, killing it after [`LIMIT`].
+fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(exe())
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MCP_TIMEOUT_MS")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mcp");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let status = match child.wait_timeout(LIMIT).expect("wait") {
+        Some(status) => status,
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mcp {args:?} did not finish within {LIMIT:?}");
+        }
+    };
+    let _ = writer.join();
+    Run {
+        status,
+        stdout: out_reader.join().expect("stdout reader"),
+        stderr: err_reader.join().expect("stderr reader"),
+    }
+}
+
+/// Run `mcp ARGS` in a fresh empty directory: the bundled demo server.
+fn mcp(args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().expect("tempdir");
+    mcp_in(dir.path(), args, "")
+}
+
+/// A directory with `.mcp.json` holding `servers` (the `mcpServers` object).
+fn dir_with_config(servers: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = serde_json::json!({ "mcpServers": servers });
+    std::fs::write(dir.path().join(".mcp.json"), config.to_string()).expect("write config");
+    dir
+}
+
+/// A config entry running the bundled demo server.
+fn demo_entry() -> Value {
+    serde_json::json!({"command": exe(), "args": ["__demo-server"]})
+}
+
+#[test]
+fn tools_lists_the_demo_servers_tools() {
+    let run = mcp(&["tools"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stdout.starts_with("demo:\n"), "{run:?}");
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("echo ")),
+        "{run:?}"
+    );
+    assert!(run.stderr.is_empty(), "no logs without -v: {run:?}");
+}
+
+#[test]
+fn call_echo_prints_the_text_and_succeeds() {
+    let run = mcp(&["call", "demo", "echo", r#"{"text":"hi"}"#]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "hi\n");
+    assert!(run.stderr.is_empty(), "{run:?}");
+}
+
+#[test]
+fn json_call_prints_exactly_one_json_document() {
+    let run = mcp(&["--json", "call", "demo", "echo", r#"{"text":"hi"}"#]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout.trim().lines().count(), 1, "{run:?}");
+    let result = run.json();
+    assert_eq!(result["content"][0]["type"], "text");
+    assert_eq!(result["content"][0]["text"], "hi");
+}
+
+#[test]
+fn a_tool_error_prints_its_content_and_exits_2() {
+    let run = mcp(&["call", "demo", "fail", r#"{"message":"boom"}"#]);
+    assert_eq!(run.code(), 2, "{run:?}");
+    assert_eq!(run.stdout, "boom\n");
+    assert_eq!(
+        run.stderr_lines(),
+        [r#"mcp: server "demo": tool "fail" reported an error"#],
+        "{run:?}"
+    );
+    let json = mcp(&["--json", "call", "demo", "fail", "{}"]);
+    assert_eq!(json.code(), 2, "{json:?}");
+    assert_eq!(json.json()["isError"], true);
+}
+
+#[test]
+fn an_unknown_tool_is_one_line_naming_the_server_and_exits_1() {
+    let run = mcp(&["call", "demo", "nope"]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stdout.is_empty(), "{run:?}");
+    let lines = run.stderr_lines();
+    assert_eq!(lines.len(), 1, "{run:?}");
+    assert!(
+        lines[0].starts_with(r#"mcp: server "demo": "#) && lines[0].contains("nope"),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("panicked") && !run.stderr.contains("backtrace"));
+}
+
+#[test]
+fn json_errors_are_one_document_on_stdout_too() {
+    let run = mcp(&["--json", "call", "demo", "nope"]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    let doc = run.json();
+    assert_eq!(doc["error"]["kind"], "rpc");
+    assert_eq!(doc["error"]["server"], "demo");
+}
+
+#[test]
+fn bad_arguments_json_is_a_usage_error() {
+    let run = mcp(&["call", "demo", "echo", "[1, 2]"]);
+    assert_eq!(run.code(), 64, "{run:?}");
+    assert!(
+        run.stderr.contains("ARGS_JSON must be a JSON object"),
+        "{run:?}"
+    );
+    let unknown = mcp(&["frobnicate"]);
+    assert_eq!(unknown.code(), 64, "{unknown:?}");
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let run = mcp(&["--help"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    for needle in [
+        "Exit status",
+        "isError",
+        "64",
+        "shell",
+        "--stdio",
+        "--transport",
+    ] {
+        assert!(run.stdout.contains(needle), "{needle}: {run:?}");
+    }
+}
+
+#[test]
+fn servers_shows_the_demo_connected_with_its_revision() {
+    let run = mcp(&["servers"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    let line = run.stdout.lines().next().unwrap_or_default();
+    assert!(line.starts_with("demo"), "{run:?}");
+    assert!(
+        line.contains("connected") && line.contains(mcp_types::LATEST_PROTOCOL_VERSION),
+        "{run:?}"
+    );
+    let json = mcp(&["--json", "servers"]).json();
+    let demo = &json["servers"][0];
+    assert_eq!(demo["status"], "connected");
+    assert_eq!(demo["transport"], "stdio");
+    assert_eq!(demo["protocolVersion"], mcp_types::LATEST_PROTOCOL_VERSION);
+    assert!(demo["tools"].as_u64().unwrap_or(0) > 0, "{json}");
+}
+
+#[test]
+fn servers_reports_good_servers_and_the_broken_ones_error_without_hanging() {
+    let dir = dir_with_config(serde_json::json!({
+        "one": demo_entry(),
+        "two": demo_entry(),
+        "broken": {"command": "/nonexistent/definitely-not-an-mcp-server"},
+        "bad-entry": {"command": 42},
+        "off": {"command": "x", "enabled": false},
+    }));
+    let run = mcp_in(dir.path(), &["servers"], "");
+    assert_eq!(run.code(), 1, "a failed server makes the status 1: {run:?}");
+    let line = |name: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name}: {run:?}"))
+    };
+    assert!(line("one").contains("connected"), "{run:?}");
+    assert!(line("two").contains("connected"), "{run:?}");
+    assert!(
+        line("broken").contains("error:")
+            && line("broken").contains("definitely-not-an-mcp-server"),
+        "{run:?}"
+    );
+    assert!(
+        line("bad-entry").contains("error:") && line("bad-entry").contains("command"),
+        "{run:?}"
+    );
+    assert!(line("off").contains("disabled"), "{run:?}");
+
+    let json = mcp_in(dir.path(), &["--json", "servers"], "").json();
+    let statuses: Vec<(&str, &str)> = json["servers"]
+        .as_array()
+        .expect("servers array")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or(""),
+                s["status"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("bad-entry", "error"),
+            ("broken", "error"),
+            ("off", "disabled"),
+            ("one", "connected"),
+            ("two", "connected")
+        ]
+    );
+    let broken = &json["servers"][1]["error"];
+    assert_eq!(broken["kind"], "spawn", "{json}");
+}
+
+#[test]
+fn tools_of_all_servers_are_grouped_and_a_broken_one_does_not_hide_the_rest() {
+    let dir = dir_with_config(serde_json::json!({
+        "one": demo_entry(),
+        "two": {"command": exe(), "args": ["__demo-server"], "enabledTools": ["ec*"]},
+        "broken": {"command": "/nonexistent/definitely-not-an-mcp-server"},
+    }));
+    let run = mcp_in(dir.path(), &["tools"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    let two = run.stdout.split("two:\n").nth(1).expect("two's group");
+    assert_eq!(
+        two.lines().filter(|l| l.starts_with("  ")).count(),
+        1,
+        "enabledTools filters: {run:?}"
+    );
+    assert!(run.stdout.contains("one:\n  echo"), "{run:?}");
+    assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
+    assert!(
+        run.stderr.starts_with(r#"mcp: server "broken": "#),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn disabled_tools_cannot_be_called() {
+    let dir = dir_with_config(serde_json::json!({
+        "s": {"command": exe(), "args": ["__demo-server"], "disabledTools": ["ec*"]},
+    }));
+    let run = mcp_in(dir.path(), &["call", "s", "echo", r#"{"text":"x"}"#], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("disabled by enabledTools/disabledTools"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn shell_answers_each_line_and_reuses_one_connection() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = [
+        r#"call demo echo {"text": "one two"}"#,
+        "",
+        "# a comment",
+        "ping demo",
+        "tools demo",
+        "frobnicate",
+        "read demo test://static/hello",
+        "sleep 10",
+        r#"call demo fail {"message": "bad"}"#,
+        "call demo server_log {}",
+    ]
+    .join("\n");
+    let run = mcp_in(dir.path(), &["--json", "shell", "demo"], &script);
+    assert_eq!(run.code(), 0, "{run:?}");
+    let answers: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(answers.len(), 8, "one line per command: {run:?}");
+    assert_eq!(answers[0]["ok"], true);
+    assert_eq!(answers[0]["result"]["content"][0]["text"], "one two");
+    assert_eq!(answers[1]["result"]["ok"], true);
+    assert!(
+        answers[2]["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
+    assert_eq!(answers[3]["ok"], false);
+    assert_eq!(answers[3]["error"]["kind"], "usage");
+    assert_eq!(answers[4]["result"]["contents"][0]["text"], "Hello, world!");
+    assert_eq!(answers[5], serde_json::json!({"ok": true, "result": null}));
+    assert_eq!(answers[6]["ok"], true, "a tool error is a result");
+    assert_eq!(answers[6]["result"]["isError"], true);
+    let log_text = answers[7]["result"]["content"][0]["text"]
+        .as_str()
+        .expect("server_log text");
+    let methods: Vec<String> = serde_json::from_str(log_text).expect("server_log is a JSON list");
+    assert_eq!(
+        methods.iter().filter(|m| *m == "initialize").count(),
+        1,
+        "{methods:?}"
+    );
+    assert!(
+        methods.iter().filter(|m| *m == "tools/call").count() >= 3,
+        "{methods:?}"
+    );
+}
+
+#[test]
+fn shell_in_text_mode_prints_results_and_errors_and_quits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = "call demo echo {\"text\": \"first\"}\ncall demo nope\nquit\ncall demo echo {\"text\": \"never\"}\n";
+    let run = mcp_in(dir.path(), &["shell"], script);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "first\n");
+    assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
+    assert!(run.stderr.starts_with(r#"mcp: server "demo": "#), "{run:?}");
+}
+
+#[test]
+fn stdio_ad_hoc_server_is_called_adhoc() {
+    let command = shell_words::join([exe().display().to_string(), "__demo-server".to_owned()]);
+    let run = mcp(&[
+        "--stdio",
+        &command,
+        "call",
+        "adhoc",
+        "echo",
+        r#"{"text":"ad hoc"}"#,
+    ]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "ad hoc\n");
+    let missing = mcp(&["--stdio", "/nonexistent/server --flag", "ping", "adhoc"]);
+    assert_eq!(missing.code(), 1, "{missing:?}");
+    assert!(
+        missing
+            .stderr
+            .starts_with(r#"mcp: server "adhoc": failed to start"#),
+        "{missing:?}"
+    );
+}
+
+#[test]
+fn read_prints_the_resource_text() {
+    let run = mcp(&["read", "demo", "test://static/hello"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "Hello, world!\n");
+}
+
+#[test]
+fn resources_and_prompts_are_listed() {
+    let resources = mcp(&["resources", "demo"]);
+    assert_eq!(resources.code(), 0, "{resources:?}");
+    assert!(
+        resources.stdout.contains("test://static/hello"),
+        "{resources:?}"
+    );
+    let prompts = mcp(&["--json", "prompts", "demo"]);
+    assert_eq!(prompts.code(), 0, "{prompts:?}");
+    assert_eq!(prompts.json()["prompts"][0]["name"], "greet");
+}
+
+#[test]
+fn prompt_renders_the_messages() {
+    let run = mcp(&["prompt", "demo", "greet", r#"{"name":"Ann"}"#]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(
+        run.stdout.starts_with("[user] ") && run.stdout.contains("Ann"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn ping_answers() {
+    let run = mcp(&["--json", "ping", "demo"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.json()["ok"], true);
+}
+
+#[test]
+fn unknown_servers_and_config_mistakes_are_clear_one_line_errors() {
+    let unknown = mcp(&["ping", "nosuch"]);
+    assert_eq!(unknown.code(), 1, "{unknown:?}");
+    assert!(
+        unknown
+            .stderr
+            .starts_with(r#"mcp: server "nosuch": not configured"#),
+        "{unknown:?}"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("mcp.json"),
+        "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",\n  }\n",
+    )
+    .expect("write");
+    let syntax = mcp_in(dir.path(), &["servers"], "");
+    assert_eq!(syntax.code(), 1, "{syntax:?}");
+    assert!(
+        syntax.stderr.starts_with("mcp: ./mcp.json:"),
+        "mcp.json is found and named: {syntax:?}"
+    );
+    assert!(syntax.stderr.contains("invalid JSON"), "{syntax:?}");
+
+    let env_dir = dir_with_config(serde_json::json!({
+        "needs-token": {"command": exe(), "args": ["__demo-server"], "env": {"TOKEN": "${MCP_CLI_TEST_UNSET_TOKEN}"}},
+    }));
+    let missing = mcp_in(env_dir.path(), &["ping", "needs-token"], "");
+    assert_eq!(missing.code(), 1, "{missing:?}");
+    assert!(
+        missing.stderr.contains(r#"server "needs-token": env.TOKEN: environment variable MCP_CLI_TEST_UNSET_TOKEN is not set"#),
+        "{missing:?}"
+    );
+}
+
+#[test]
+fn explicit_config_flag_wins_and_a_missing_file_is_an_error() {
+    let dir = dir_with_config(serde_json::json!({"mine": demo_entry()}));
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join(".mcp.json");
+    let run = mcp_in(
+        elsewhere.path(),
+        &["--config", config.to_str().expect("utf-8"), "ping", "mine"],
+        "",
+    );
+    assert_eq!(run.code(), 0, "{run:?}");
+    let missing = mcp(&["--config", "/nonexistent/mcp.json", "servers"]);
+    assert_eq!(missing.code(), 1, "{missing:?}");
+    assert!(
+        missing
+            .stderr
+            .starts_with("mcp: cannot read /nonexistent/mcp.json"),
+        "{missing:?}"
+    );
+}
+
+#[test]
+fn a_server_that_dies_mid_call_is_reported_not_panicked() {
+    let run = mcp(&["call", "demo", "crash", r#"{"code": 3}"#]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
+    assert!(run.stderr.starts_with(r#"mcp: server "demo": "#), "{run:?}");
+    assert!(!run.stderr.contains("panicked"), "{run:?}");
+}
+
+#[test]
+fn timeout_flag_bounds_a_call() {
+    let run = mcp(&[
+        "--timeout",
+        "300",
+        "call",
+        "demo",
+        "sleep",
+        r#"{"ms": 20000}"#,
+    ]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("timed out after 300 ms"), "{run:?}");
+}
