@@ -1,0 +1,190 @@
+//! The state one transport's tasks share, and sending one HTTP request with the header,
+//! origin and auth rules applied.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{ACCEPT, CONTENT_TYPE};
+use http::{Method, Request, Response, StatusCode};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error, read_body_prefix};
+use mcp_jsonrpc::{Error, RpcCore, TransportHandler};
+use tokio::task::{AbortHandle, JoinSet};
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::SseConfig;
+
+/// `Accept` for the event stream.
+pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
+/// How much of a POST reply body is read (legacy servers answer "Accepted" or nothing; the
+/// real answer comes on the stream).
+const POST_REPLY_LIMIT: usize = 4096;
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section is a plain assignment; a poisoned lock is still consistent.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Shared by the transport handle and its background tasks.
+pub(crate) struct Inner {
+    pub(crate) config: SseConfig,
+    client: HttpClient,
+    pub(crate) core: RpcCore,
+    pub(crate) handler: Arc<dyn TransportHandler>,
+    /// Configured headers, plus any an auth hook returned since.
+    headers: Mutex<CustomHeaders>,
+    /// Where messages are POSTed: set once, from the stream's `endpoint` event.
+    pub(crate) endpoint: OnceLock<Url>,
+    /// Cancelled on close: every background task stops at its next await.
+    pub(crate) shutdown: CancellationToken,
+    tasks: Mutex<JoinSet<()>>,
+    closed_emitted: AtomicBool,
+    pub(crate) close_started: AtomicBool,
+}
+
+impl Inner {
+    pub(crate) fn new(
+        config: SseConfig,
+        client: HttpClient,
+        handler: Arc<dyn TransportHandler>,
+    ) -> Result<Self, Error> {
+        let headers = CustomHeaders::new(&config.headers)?;
+        Ok(Self {
+            core: RpcCore::new(config.id_format, config.timeout),
+            client,
+            handler,
+            headers: Mutex::new(headers),
+            endpoint: OnceLock::new(),
+            shutdown: CancellationToken::new(),
+            tasks: Mutex::new(JoinSet::new()),
+            closed_emitted: AtomicBool::new(false),
+            close_started: AtomicBool::new(false),
+            config,
+        })
+    }
+
+    /// Run `task` in the background until it ends or the transport shuts down.
+    pub(crate) fn spawn(
+        &self,
+        task: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> AbortHandle {
+        let shutdown = self.shutdown.clone();
+        let mut tasks = lock(&self.tasks);
+        // Reap finished tasks so the set does not grow with every request.
+        while tasks.try_join_next().is_some() {}
+        tasks.spawn(async move {
+            tokio::select! {
+                () = task => {}
+                () = shutdown.cancelled() => {}
+            }
+        })
+    }
+
+    /// Stop every background task now (close, drop): the event stream's connection is
+    /// dropped with its task.
+    pub(crate) fn abort_tasks(&self) {
+        self.shutdown.cancel();
+        lock(&self.tasks).abort_all();
+    }
+
+    /// Emit closed, once per transport.
+    pub(crate) fn emit_closed(&self) {
+        if !self.closed_emitted.swap(true, Ordering::SeqCst) {
+            self.handler.on_closed();
+        }
+    }
+
+    /// The event stream ended: nothing can be answered any more. Pending requests fail
+    /// with "Legacy SSE stream closed", the tasks stop, closed is emitted (once), so a
+    /// manager can reconnect.
+    pub(crate) fn close_from_peer(&self, detail: &str) {
+        if self
+            .core
+            .close_with(Some(detail.to_owned()), || Error::SseStreamClosed)
+        {
+            tracing::debug!(detail, "legacy SSE transport closed by the server");
+            self.shutdown.cancel();
+            self.emit_closed();
+        }
+    }
+
+    /// Send one request to `url` with the configured headers (only when `url` is on the
+    /// configured origin). A 2xx reply is returned for the caller to read; a 401/403 asks
+    /// the auth hook once and retries with its headers; any other status is
+    /// [`Error::Http`].
+    pub(crate) async fn send(
+        &self,
+        method: Method,
+        url: &Url,
+        body: Option<Bytes>,
+    ) -> Result<Response<Incoming>, Error> {
+        let uri: http::Uri = url
+            .as_str()
+            .parse()
+            .map_err(|e| Error::Config(format!("invalid legacy SSE URL: {e}")))?;
+        let mut retried = false;
+        loop {
+            let mut builder = Request::builder().method(method.clone()).uri(uri.clone());
+            builder = match &body {
+                Some(_) => builder
+                    .header(CONTENT_TYPE, "application/json")
+                    .header(ACCEPT, "application/json, text/event-stream"),
+                None => builder.header(ACCEPT, ACCEPT_SSE),
+            };
+            let mut request = builder
+                .body(Full::new(body.clone().unwrap_or_default()))
+                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
+            lock(&self.headers).apply(&self.config.url, url, request.headers_mut());
+            let response = self.client.send(request).await?;
+            let status = response.status();
+            if status.is_success() {
+                return Ok(response);
+            }
+            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+                && !retried
+                && let Some(hook) = &self.config.auth
+            {
+                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+                let fresh = hook
+                    .on_auth_error(status.as_u16(), challenge.as_deref())
+                    .await;
+                if let Some(fresh) = fresh {
+                    let fresh = CustomHeaders::new(&fresh)?;
+                    lock(&self.headers).merge(&fresh);
+                    retried = true;
+                    tracing::debug!(
+                        status = status.as_u16(),
+                        "retrying once with refreshed credentials"
+                    );
+                    continue;
+                }
+            }
+            return Err(http_error(response).await);
+        }
+    }
+
+    /// POST one JSON-RPC message to the endpoint. Any 2xx (normally 202 Accepted) is
+    /// success; the answer, if any, comes on the event stream.
+    pub(crate) async fn post(&self, frame: Bytes) -> Result<(), Error> {
+        let Some(endpoint) = self.endpoint.get() else {
+            return Err(Error::Protocol(
+                "the legacy SSE endpoint is not known yet".into(),
+            ));
+        };
+        let response = self.send(Method::POST, endpoint, Some(frame)).await?;
+        // Read the (short) body so the connection can be reused; its content is not used.
+        let _ = read_body_prefix(response.into_body(), POST_REPLY_LIMIT).await;
+        Ok(())
+    }
+
+    /// The bound for short housekeeping POSTs (`notifications/cancelled`, replies to server
+    /// requests when no timeout is configured).
+    pub(crate) fn housekeeping_timeout(&self) -> Duration {
+        let cap = Duration::from_secs(2);
+        self.config.timeout.map_or(cap, |t| t.min(cap))
+    }
+}

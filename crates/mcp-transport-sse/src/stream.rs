@@ -1,0 +1,102 @@
+//! The event stream: opening it, waiting for the `endpoint` event, then reading `message`
+//! events until it ends.
+
+use std::sync::Arc;
+
+use http::Method;
+use http::header::CONTENT_TYPE;
+use mcp_jsonrpc::http::SseStream;
+use mcp_jsonrpc::{Error, SseEvent};
+
+use crate::endpoint::{ENDPOINT_EVENT, MESSAGE_EVENT, resolve_endpoint};
+use crate::inner::{ACCEPT_SSE, Inner};
+
+/// An opened event stream whose `endpoint` event has arrived.
+pub(crate) struct OpenStream {
+    pub(crate) stream: SseStream,
+    pub(crate) endpoint: url::Url,
+    /// `message` events the server sent before the endpoint (out of spec, but not lost).
+    pub(crate) early: Vec<SseEvent>,
+}
+
+impl Inner {
+    /// GET the configured URL and read until the `endpoint` event. Not bounded here: the
+    /// caller applies the connect deadline.
+    pub(crate) async fn open_stream(&self) -> Result<OpenStream, Error> {
+        let response = self.send(Method::GET, &self.config.url, None).await?;
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        let is_sse = content_type
+            .split(';')
+            .next()
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case(ACCEPT_SSE));
+        if !is_sse {
+            return Err(Error::Protocol(format!(
+                "the legacy SSE URL answered {} with content type {content_type:?}, not an \
+                 event stream",
+                response.status().as_u16()
+            )));
+        }
+        let mut stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
+        let mut early = Vec::new();
+        loop {
+            match stream.next_event().await? {
+                Some(event) if event.event == ENDPOINT_EVENT => {
+                    let endpoint = resolve_endpoint(&self.config.url, &event.data)?;
+                    return Ok(OpenStream {
+                        stream,
+                        endpoint,
+                        early,
+                    });
+                }
+                Some(event) if event.event == MESSAGE_EVENT => early.push(event),
+                Some(event) => {
+                    tracing::debug!(event = %event.event, "ignoring an SSE event before the endpoint");
+                }
+                None => {
+                    return Err(Error::Protocol(
+                        "the legacy SSE stream ended before its `endpoint` event".into(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Read the stream until it ends, dispatching each `message` event; then close as the
+    /// server ended it.
+    pub(crate) async fn run_reader(self: Arc<Self>, open: OpenStream) {
+        let OpenStream {
+            mut stream, early, ..
+        } = open;
+        for event in early {
+            self.dispatch(event.data.as_bytes());
+        }
+        let detail = loop {
+            match stream.next_event().await {
+                Ok(Some(event)) if event.event == MESSAGE_EVENT => {
+                    self.dispatch(event.data.as_bytes());
+                }
+                Ok(Some(event)) => {
+                    // A second `endpoint` would move our POSTs mid-session: not followed.
+                    tracing::debug!(event = %event.event, "ignoring an SSE event");
+                }
+                Ok(None) => break "the legacy SSE stream ended",
+                Err(e @ Error::MessageTooLarge { .. }) => {
+                    // That event was skipped; the stream goes on.
+                    self.handler.on_error(&e);
+                }
+                Err(e) => {
+                    if !self.core.is_closed() {
+                        self.handler.on_error(&e);
+                    }
+                    break "the legacy SSE stream broke";
+                }
+            }
+        };
+        self.close_from_peer(detail);
+    }
+}
