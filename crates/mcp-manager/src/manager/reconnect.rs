@@ -18,6 +18,9 @@ use super::slot::Slot;
 use crate::reconnect::{ladder, remote_retry};
 use crate::{ManagerError, ServerStatus};
 
+/// The status from tearing the stale connection down through the first ladder attempt.
+const RECONNECTING: ServerStatus = ServerStatus::Reconnecting { attempt: 1 };
+
 impl Inner {
     /// The connection of `generation` closed.
     pub(crate) async fn on_closed(self: &Arc<Self>, slot: &Arc<Slot>, generation: u64) {
@@ -66,7 +69,7 @@ impl Inner {
                     _ => Err(slot.not_connected(&state)),
                 };
             }
-            if state.failed_generation == Some(seen) {
+            if state.failed_generation == Some(seen) || !self.options.reconnect.auto_reconnect {
                 return Err(slot.not_connected(&state));
             }
             let allowed = slot
@@ -89,6 +92,9 @@ impl Inner {
                 slot.set_status(&mut state, status, &self.status_tx);
                 break 'decide Err((error, state.client.take()));
             }
+            // Callers see "reconnecting" (and wait) from the moment the stale connection
+            // is gone, never "connected" without a connection.
+            slot.set_status(&mut state, RECONNECTING, &self.status_tx);
             Ok((state.cancel.clone(), state.client.take()))
         };
         let (cancel, stale) = match decision {
@@ -128,6 +134,7 @@ impl Inner {
             if state.cancel.is_cancelled() {
                 state.cancel = CancellationToken::new();
             }
+            slot.set_status(&mut state, RECONNECTING, &self.status_tx);
             (state.cancel.clone(), state.client.take(), state.generation)
         };
         if let Some(stale) = stale {
