@@ -35,7 +35,8 @@ pub(crate) struct GlobalArgs {
     /// command).
     #[arg(long, global = true)]
     pub json: bool,
-    /// Per-call timeout in milliseconds (0 disables it).
+    /// Timeout of each request in milliseconds, the handshake included (0 disables it;
+    /// default: MCP_TIMEOUT_MS, else the server's configured `timeout`, else 30000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
     /// Log to stderr (-v info, -vv debug, -vvv trace; RUST_LOG refines it).

@@ -48,7 +48,7 @@ pub(crate) enum CliError {
         stderr_tail: Option<String>,
     },
     /// The whole connect (spawn + handshake) took longer than the server's timeout.
-    #[error("server \"{server}\": no connection within {} ms", after.as_millis())]
+    #[error("server \"{server}\": connecting timed out after {} ms", after.as_millis())]
     ConnectTimeout {
         /// The server.
         server: String,

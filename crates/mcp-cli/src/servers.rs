@@ -21,6 +21,8 @@ pub(crate) const ADHOC_NAME: &str = "adhoc";
 /// Bound on a connect when the configuration disables timeouts: a server that never
 /// answers `initialize` must not hang the command line.
 const DEFAULT_CONNECT_LIMIT: Duration = Duration::from_secs(30);
+/// Added to a server's request timeout to bound the whole connect.
+const CONNECT_MARGIN: Duration = Duration::from_secs(2);
 
 /// The servers this invocation can use.
 #[derive(Debug)]
@@ -32,6 +34,9 @@ pub(crate) struct ServerSet {
     source_name: String,
     /// `--timeout`.
     timeout_ms: Option<u64>,
+    /// Whether `${VAR}` references are expanded: in config files, yes; a `--stdio` command
+    /// line was already expanded by the user's shell.
+    expand_variables: bool,
 }
 
 /// A live connection to one server.
@@ -56,6 +61,7 @@ impl ServerSet {
             broken: Vec::new(),
             source_name: source_name.to_owned(),
             timeout_ms: global.timeout,
+            expand_variables: false,
         };
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
@@ -100,6 +106,7 @@ impl ServerSet {
             broken,
             source_name,
             timeout_ms,
+            expand_variables: true,
         }
     }
 
@@ -111,6 +118,7 @@ impl ServerSet {
             broken: Vec::new(),
             source_name: "the bundled demo (no .mcp.json or mcp.json in this directory)".to_owned(),
             timeout_ms,
+            expand_variables: false,
         })
     }
 
@@ -160,13 +168,22 @@ impl ServerSet {
     /// Connect to `name` (resolving `${VAR}`s now), bounded by its timeout.
     pub(crate) async fn connect(&self, name: &str) -> Result<Connection, CliError> {
         let entry = self.entry(name)?;
-        let mut config = entry.resolve_from_process_env()?;
+        // Logged before expansion: resolved values may hold secrets.
+        tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
+        let mut config = if self.expand_variables {
+            entry.resolve_from_process_env()?
+        } else {
+            entry.config.clone()
+        };
         if let Some(ms) = self.timeout_ms {
             config.timeout = Some(ms);
         }
-        let limit = config.resolved_timeout().unwrap_or(DEFAULT_CONNECT_LIMIT);
+        // The handshake's own request timeout usually fires first, with the precise error;
+        // this bound also covers spawning and a transport that never gets that far.
+        let limit = config
+            .resolved_timeout()
+            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN);
         let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
-        tracing::debug!(target: "mcp::cli", server = name, ?config, "connecting");
         match tokio::time::timeout(limit, Client::connect(&config, options)).await {
             Ok(Ok(client)) => {
                 tracing::info!(

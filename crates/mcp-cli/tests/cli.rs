@@ -51,8 +51,14 @@ impl std::fmt::Debug for Run {
 
 /// Run `mcp ARGS` in `dir`, feeding `stdin`, killing it after [`LIMIT`].
 fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    mcp_env(dir, args, stdin, &[])
+}
+
+/// [`mcp_in`] with extra environment variables.
+fn mcp_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(exe())
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .env_remove("MCP_TIMEOUT_MS")
         .env_remove("RUST_LOG")
@@ -516,12 +522,189 @@ fn a_server_that_dies_mid_call_is_reported_not_panicked() {
 fn timeout_flag_bounds_a_call() {
     let run = mcp(&[
         "--timeout",
-        "300",
+        "1500",
         "call",
         "demo",
         "sleep",
         r#"{"ms": 20000}"#,
     ]);
     assert_eq!(run.code(), 1, "{run:?}");
-    assert!(run.stderr.contains("timed out after 300 ms"), "{run:?}");
+    assert!(run.stderr.contains("timed out after 1500 ms"), "{run:?}");
+}
+
+#[test]
+fn a_server_that_never_answers_initialize_is_bounded_by_its_timeout() {
+    let dir = dir_with_config(serde_json::json!({
+        "mute": {"command": exe(), "args": ["__demo-server", "--no-init-reply"], "timeout": 500},
+        "one": demo_entry(),
+    }));
+    let run = mcp_in(dir.path(), &["servers"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    let mute = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("mute "))
+        .expect("mute line");
+    assert!(
+        mute.contains("error:") && mute.contains("timed out"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("one ") && l.contains("connected")),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn config_variables_are_expanded_from_the_environment_when_connecting() {
+    let dir = dir_with_config(serde_json::json!({
+        "named": {"command": exe(), "args": ["__demo-server", "--name", "${MCP_CLI_TEST_NAME:-fallback-name}"]},
+    }));
+    let with = mcp_env(
+        dir.path(),
+        &["--json", "servers"],
+        "",
+        &[("MCP_CLI_TEST_NAME", "from-env")],
+    );
+    assert_eq!(
+        with.json()["servers"][0]["server"]["name"],
+        "from-env",
+        "{with:?}"
+    );
+    let without = mcp_in(dir.path(), &["--json", "servers"], "");
+    assert_eq!(
+        without.json()["servers"][0]["server"]["name"],
+        "fallback-name",
+        "{without:?}"
+    );
+}
+
+#[test]
+fn a_server_that_exits_at_start_is_reported_with_its_stderr() {
+    let dir = dir_with_config(serde_json::json!({
+        "dies": {"command": exe(), "args": ["__demo-server", "--exit-on-start", "3", "--stderr", "bad api key"]},
+    }));
+    let run = mcp_in(dir.path(), &["ping", "dies"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
+    assert!(
+        run.stderr.starts_with(r#"mcp: server "dies": "#) && run.stderr.contains("bad api key"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn a_server_without_capabilities_shows_no_counts_and_no_tools() {
+    let command = shell_words::join([
+        exe().display().to_string(),
+        "__demo-server".into(),
+        "--no-capabilities".into(),
+    ]);
+    let servers = mcp(&["--stdio", &command, "servers"]);
+    assert_eq!(servers.code(), 0, "{servers:?}");
+    assert!(
+        servers.stdout.contains("tools -  resources -  prompts -"),
+        "{servers:?}"
+    );
+    let tools = mcp(&["--stdio", &command, "tools", "adhoc"]);
+    assert_eq!(tools.code(), 0, "{tools:?}");
+    assert!(tools.stdout.is_empty(), "{tools:?}");
+}
+
+/// The demo server serving Streamable HTTP on a free port; killed on drop.
+struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start() -> Self {
+        let mut child = Command::new(exe())
+            .args(["__demo-server", "--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn the HTTP demo server");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+            let _ = tx.send(line);
+        });
+        let line = match rx.recv_timeout(LIMIT) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the HTTP demo server did not say where it listens");
+            }
+        };
+        let url = line
+            .trim()
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        Self {
+            url: url.to_owned(),
+            child,
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn url_ad_hoc_server_over_streamable_http() {
+    let server = HttpServer::start();
+    let run = mcp(&[
+        "--url",
+        &server.url,
+        "--transport",
+        "http",
+        "call",
+        "adhoc",
+        "echo",
+        r#"{"text":"over http"}"#,
+    ]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "over http\n");
+    let servers = mcp(&[
+        "--url",
+        &server.url,
+        "--transport",
+        "http",
+        "--json",
+        "servers",
+    ]);
+    assert_eq!(
+        servers.json()["servers"][0]["transport"],
+        "http",
+        "{servers:?}"
+    );
+}
+
+#[test]
+fn url_to_a_closed_port_is_one_line_naming_the_server() {
+    let run = mcp(&[
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--transport",
+        "http",
+        "ping",
+        "adhoc",
+    ]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
+    assert!(
+        run.stderr.starts_with(r#"mcp: server "adhoc": "#),
+        "{run:?}"
+    );
 }

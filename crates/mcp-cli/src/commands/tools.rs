@@ -12,6 +12,10 @@ use crate::servers::Connection;
 
 /// The tools of one connection that its configuration allows.
 pub(crate) async fn fetch(connection: &Connection) -> Result<Vec<Tool>, CliError> {
+    // A server without the `tools` capability simply has none.
+    if connection.client.server_capabilities().tools.is_none() {
+        return Ok(Vec::new());
+    }
     let tools = connection
         .client
         .list_all_tools()
