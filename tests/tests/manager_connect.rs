@@ -189,3 +189,77 @@ async fn names_are_namespaced_deduplicated_and_independent_of_connect_order() {
     forward.shutdown().await;
     backward.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reloaded_config_keeps_unchanged_servers_and_replaces_the_rest() {
+    let server_path = mcp_integration_tests::test_server();
+    let config = |servers: serde_json::Value| {
+        mcp_manager::config::McpConfig::from_str(
+            &json!({ "mcpServers": servers }).to_string(),
+            "test.json",
+        )
+        .unwrap()
+    };
+    let first = config(json!({
+        "a": {"command": server_path, "args": ["--name", "a"]},
+        "b": {"command": server_path, "args": ["--name", "b"]},
+        "gone": {"command": server_path},
+    }));
+    let manager = mcp_manager::McpManager::from_config(
+        &first,
+        mcp_manager::ManagerOptions::new(mcp_integration_tests::options())
+            .with_reconnect_policy(fast_policy()),
+    );
+    let outcomes = bounded(manager.connect_all()).await;
+    assert!(outcomes.values().all(Result::is_ok), "{outcomes:?}");
+    let (a, b) = (manager.client("a").unwrap(), manager.client("b").unwrap());
+
+    let second = config(json!({
+        "a": {"command": server_path, "args": ["--name", "a"]},
+        "b": {"command": server_path, "args": ["--name", "b2"]},
+        "c": {"command": server_path, "args": ["--name", "c"]},
+    }));
+    let outcomes = bounded(manager.apply_config(&second)).await;
+    assert_eq!(outcomes.keys().collect::<Vec<_>>(), ["b", "c"]);
+    assert!(outcomes.values().all(Result::is_ok), "{outcomes:?}");
+    assert_eq!(manager.server_names(), ["a", "b", "c"]);
+    assert!(a.is_connected(), "an unchanged server keeps its connection");
+    assert_eq!(manager.client("a").unwrap().server_info().name, "a");
+    assert!(
+        !b.is_connected(),
+        "a changed server's old connection is closed"
+    );
+    assert_eq!(manager.client("b").unwrap().server_info().name, "b2");
+    assert_eq!(manager.client("c").unwrap().server_info().name, "c");
+    assert!(
+        tool_names(&manager)
+            .iter()
+            .all(|n| !n.starts_with("mcp__gone__"))
+    );
+    manager.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_manager_stops_its_servers() {
+    let pid_file =
+        std::env::temp_dir().join(format!("mcp-manager-drop-test-{}.pid", std::process::id()));
+    let manager = manager();
+    let script = format!("echo $$ > '{}'; exec $SERVER", pid_file.display());
+    manager.add_server("srv", sh_entry("srv", &script)).unwrap();
+    bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = std::fs::remove_file(&pid_file);
+    assert!(mcp_integration_tests::process_alive(pid));
+
+    drop(manager);
+    assert!(
+        eventually(STEP, || !mcp_integration_tests::process_alive(pid)).await,
+        "the server process {pid} outlived the manager"
+    );
+}

@@ -139,10 +139,49 @@ impl McpManager {
         Ok(())
     }
 
-    /// Replace a server's entry (a configuration change): the old connection and any
-    /// pending reconnect end; the new entry is connected when it is enabled.
+    /// Replace a server's entry (a configuration change; adds it when it is new): the old
+    /// connection and any pending reconnect end; the new entry is connected when enabled.
     pub async fn update_server(&self, name: &str, entry: ServerEntry) -> Result<(), ManagerError> {
         let enabled = entry.enabled;
+        self.replace(name, entry).await;
+        if enabled {
+            self.connect_server(name).await
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Bring the managed servers in line with `config` (a reloaded file): servers no longer
+    /// in it are removed, new ones added, changed ones replaced (ending their pending
+    /// reconnects); unchanged ones keep their connections. New and changed enabled servers
+    /// are connected concurrently; their outcomes are returned.
+    pub async fn apply_config(
+        &self,
+        config: &McpConfig,
+    ) -> BTreeMap<String, Result<(), ManagerError>> {
+        for name in self.server_names() {
+            if config.server(&name).is_none() {
+                // It was there a moment ago; a concurrent removal is fine too.
+                let _ = self.remove_server(&name).await;
+            }
+        }
+        let mut changed = Vec::new();
+        for (name, entry) in config.servers() {
+            let unchanged = self
+                .slot(name)
+                .is_ok_and(|slot| same_entry(&slot.entry, entry));
+            if !unchanged {
+                self.replace(name, entry.clone()).await;
+                if entry.enabled {
+                    changed.push(self.slot(name).expect("just inserted"));
+                }
+            }
+        }
+        self.connect_slots(changed).await
+    }
+
+    /// Put a fresh slot for `entry` in place (keeping credentials) and stop the old one.
+    async fn replace(&self, name: &str, entry: ServerEntry) {
         let old = {
             let mut servers = self
                 .inner
@@ -150,20 +189,13 @@ impl McpManager {
                 .write()
                 .unwrap_or_else(|p| p.into_inner());
             let slot = Slot::new(name.to_owned(), entry, &self.inner.options.reconnect);
-            let old = servers.insert(name.to_owned(), Arc::new(slot));
-            if let (Some(old), Some(new)) = (&old, servers.get(name)) {
-                let credentials = old.credentials();
-                *new.credentials.lock().unwrap_or_else(|p| p.into_inner()) = credentials;
+            if let Some(old) = servers.get(name) {
+                *slot.credentials.lock().unwrap_or_else(|p| p.into_inner()) = old.credentials();
             }
-            old
+            servers.insert(name.to_owned(), Arc::new(slot))
         };
         if let Some(old) = old {
             self.stop(&old, true).await;
-        }
-        if enabled {
-            self.connect_server(name).await
-        } else {
-            Ok(())
         }
     }
 
@@ -184,15 +216,18 @@ impl McpManager {
     /// tools are offered as soon as it is connected, whatever the others do. Returns each
     /// server's outcome.
     pub async fn connect_all(&self) -> BTreeMap<String, Result<(), ManagerError>> {
-        let slots: Vec<Arc<Slot>> = self
-            .inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
+        let slots = self
+            .slots()
+            .into_iter()
             .filter(|slot| slot.entry.enabled)
-            .cloned()
             .collect();
+        self.connect_slots(slots).await
+    }
+
+    async fn connect_slots(
+        &self,
+        slots: Vec<Arc<Slot>>,
+    ) -> BTreeMap<String, Result<(), ManagerError>> {
         let mut tasks = tokio::task::JoinSet::new();
         for slot in slots {
             let inner = Arc::clone(&self.inner);
@@ -335,4 +370,13 @@ impl McpManager {
             .cloned()
             .collect()
     }
+}
+
+/// Whether a reloaded entry is the same as the managed one (then its connection is kept).
+fn same_entry(a: &ServerEntry, b: &ServerEntry) -> bool {
+    a.config == b.config
+        && a.enabled == b.enabled
+        && a.auth == b.auth
+        // Patterns as written: ToolFilter has no PartialEq, its Debug lists them.
+        && format!("{:?}", a.tool_filter) == format!("{:?}", b.tool_filter)
 }
