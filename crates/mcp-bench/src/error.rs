@@ -1,0 +1,36 @@
+//! What can go wrong in a benchmark run. Any of these makes the program exit non-zero.
+
+use std::io;
+
+/// A failed benchmark run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// The command line was wrong.
+    #[error(transparent)]
+    Args(#[from] crate::ArgsError),
+    /// Our client reported an error.
+    #[error("client error: {0}")]
+    Client(#[from] mcp_client::Error),
+    /// A pipe, socket or process failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+    /// hyper failed (floor client or server).
+    #[error("HTTP error: {0}")]
+    Http(#[from] hyper::Error),
+    /// The server answered with an unexpected HTTP status.
+    #[error("unexpected HTTP status {0}")]
+    Status(u16),
+    /// The reply was not the one the request asked for.
+    #[error("bad reply: {0}")]
+    BadReply(String),
+    /// The server closed the connection before answering.
+    #[error("the server closed the connection")]
+    Closed,
+    /// `tools/list` did not list `echo`.
+    #[error("the server does not list the `echo` tool")]
+    NoEchoTool,
+    /// A task of the run panicked or was cancelled.
+    #[error("a benchmark task failed: {0}")]
+    Join(#[from] tokio::task::JoinError),
+}
