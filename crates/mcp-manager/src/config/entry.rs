@@ -161,6 +161,7 @@ pub(super) fn parse_entry(
     let mut entry = ServerEntry::new(name, ServerConfig::default());
     entry.position = Some(entry_position);
     let (mut enabled_tools, mut disabled_tools) = (None, None);
+    let (mut disabled, mut http_url) = (false, None);
     for (key, value) in &members {
         match key.as_str() {
             "type" => config.kind = Some(parser.member(key, value, false)?),
@@ -168,11 +169,14 @@ pub(super) fn parse_entry(
             "args" => config.args = parser.member(key, value, false)?,
             "env" => config.env = parser.member(key, value, true)?,
             "cwd" => config.cwd = Some(parser.member::<PathBuf>(key, value, false)?),
-            "url" => config.url = Some(parser.member(key, value, false)?),
+            // `url` sorts after `serverUrl`, so it wins when both are present.
+            "url" | "serverUrl" => config.url = Some(parser.member(key, value, false)?),
+            "httpUrl" => http_url = Some(parser.member::<String>(key, value, false)?),
             "headers" => config.headers = parser.member(key, value, true)?,
             "timeout" => config.timeout = Some(parser.member(key, value, false)?),
             "requestIdFormat" => config.request_id_format = Some(parser.member(key, value, false)?),
             "enabled" => entry.enabled = parser.member(key, value, false)?,
+            "disabled" => disabled = parser.member(key, value, false)?,
             "enabledTools" => enabled_tools = Some(parser.patterns(key, value)?),
             "disabledTools" => disabled_tools = Some(parser.patterns(key, value)?),
             "auth" | "oauth" => entry.auth = Some(AuthSettings(parser.member(key, value, true)?)),
@@ -182,6 +186,14 @@ pub(super) fn parse_entry(
             }
         }
     }
+    // Gemini CLI's `httpUrl` means Streamable HTTP at that URL.
+    if let Some(url) = http_url
+        && config.url.is_none()
+    {
+        config.url = Some(url);
+        config.kind.get_or_insert_with(|| "http".to_owned());
+    }
+    entry.enabled &= !disabled;
     parser.check_transport(&config, &members)?;
     parser.check_references(&config, &members)?;
     entry.tool_filter = ToolFilter::from_patterns(enabled_tools, disabled_tools);

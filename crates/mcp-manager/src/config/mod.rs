@@ -6,7 +6,9 @@
 //!   `settings.json`. Comments and trailing commas are accepted, as VS Code accepts them.
 //!
 //! An entry has `command`/`args`/`env`/`cwd` (a local server) or `type`/`url`/`headers` (a
-//! remote one), and optionally `enabled` (default `true`), `timeout` (ms),
+//! remote one; Windsurf's `serverUrl` and Gemini CLI's `httpUrl`, which means `type: "http"`,
+//! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
+//! is honoured too), `timeout` (ms),
 //! `requestIdFormat` (`"number"` or `"string"`), `enabledTools`/`disabledTools` (glob lists;
 //! deny wins) and `auth`/`oauth` (kept as written). A top-level `disabledServers` list
 //! disables servers by name. Other members are kept in [`ServerConfig::extra`].

@@ -75,6 +75,32 @@ fn vscode_mcp_json_with_comments_and_trailing_commas() {
 }
 
 #[test]
+fn windsurf_gemini_and_cline_spellings() {
+    let config = parse(
+        r#"{"mcpServers": {
+            "windsurf": {"serverUrl": "https://example.com/sse"},
+            "gemini": {"httpUrl": "https://example.com/mcp"},
+            "both": {"serverUrl": "https://ignored.example/", "url": "https://used.example/"},
+            "cline": {"command": "x", "disabled": true, "autoApprove": []}
+          }}"#,
+    );
+    assert!(config.errors().is_empty(), "{:?}", config.errors());
+    let windsurf = &config.servers()["windsurf"].config;
+    assert_eq!(windsurf.url.as_deref(), Some("https://example.com/sse"));
+    assert_eq!(windsurf.transport_kind().unwrap(), TransportKind::Auto);
+    let gemini = &config.servers()["gemini"].config;
+    assert_eq!(gemini.url.as_deref(), Some("https://example.com/mcp"));
+    assert_eq!(gemini.transport_kind().unwrap(), TransportKind::Http);
+    assert_eq!(
+        config.servers()["both"].config.url.as_deref(),
+        Some("https://used.example/")
+    );
+    let cline = &config.servers()["cline"];
+    assert!(!cline.enabled);
+    assert!(cline.config.extra.contains_key("autoApprove"));
+}
+
+#[test]
 fn vscode_settings_json_mcp_section() {
     let config = parse(
         r#"{"editor.fontSize": 14, "mcp": {"servers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}}}}"#,
