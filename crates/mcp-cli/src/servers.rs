@@ -90,7 +90,7 @@ impl ServerSet {
                 let config = McpConfig::load(&path)?;
                 Ok(Self::from_config(config, global.timeout))
             }
-            None => Ok(Self::demo(global.timeout)?),
+            None => Self::demo(global.timeout),
         }
     }
 

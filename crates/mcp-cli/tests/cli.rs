@@ -708,3 +708,23 @@ fn url_to_a_closed_port_is_one_line_naming_the_server() {
         "{run:?}"
     );
 }
+
+#[test]
+fn shell_reconnects_after_the_server_died() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = "call demo crash {\"code\": 1}\ncall demo echo {\"text\": \"back\"}\n";
+    let run = mcp_in(dir.path(), &["--json", "shell"], script);
+    assert_eq!(run.code(), 0, "{run:?}");
+    let answers: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(answers.len(), 2, "{run:?}");
+    assert_eq!(answers[0]["ok"], false);
+    assert_eq!(answers[0]["error"]["server"], "demo");
+    assert_eq!(
+        answers[1]["result"]["content"][0]["text"], "back",
+        "{run:?}"
+    );
+}
