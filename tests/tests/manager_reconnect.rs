@@ -293,3 +293,41 @@ async fn resource_subscriptions_are_made_again_after_a_reconnect() {
     assert!(touched.text().starts_with("not subscribed"));
     manager.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_after_a_crash_share_one_reconnect() {
+    let manager = manager();
+    manager.add_server("srv", entry("srv", &[])).unwrap();
+    bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+    let mut status = manager.subscribe_status();
+    let raw = manager.client("srv").unwrap();
+    let _ = bounded(raw.call_tool("crash", None)).await;
+
+    let mut calls = tokio::task::JoinSet::new();
+    for i in 0..8 {
+        let manager = manager.clone();
+        calls.spawn(async move {
+            let text = format!("call {i}");
+            let result = manager
+                .call_tool("mcp__srv__echo", Some(json!({"text": text})))
+                .await;
+            (text, result)
+        });
+    }
+    for (text, result) in bounded(calls.join_all()).await {
+        assert_eq!(result.expect("answered after the reconnect").text(), text);
+    }
+    let seen = events_within(&mut status, "srv", Duration::from_millis(500)).await;
+    let connects = seen
+        .iter()
+        .filter(|s| **s == ServerStatus::Connected)
+        .count();
+    assert_eq!(connects, 1, "one reconnect for all callers: {seen:?}");
+    assert_eq!(
+        manager.statuses().get("srv"),
+        Some(&ServerStatus::Connected)
+    );
+    manager.shutdown().await;
+}
