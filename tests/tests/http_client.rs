@@ -358,3 +358,41 @@ async fn http_auth_hook_supplies_token_and_request_retried() {
     );
     client.close().await;
 }
+
+#[tokio::test]
+async fn http_json_replies_send_notifications_on_the_get_stream() {
+    let server = HttpServer::http(&[]).await;
+    let client = server.connect(options()).await;
+    let mut notifications = client.notifications();
+    bounded(client.call_tool("change_tools", None))
+        .await
+        .unwrap();
+    bounded(async {
+        loop {
+            if notifications.recv().await.unwrap().method == "notifications/tools/list_changed" {
+                break;
+            }
+        }
+    })
+    .await;
+    let log = http_log(&client).await;
+    assert!(
+        entries_with(&log, "GET").iter().any(|e| e["status"] == 200),
+        "{log:?}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn http_slow_get_does_not_hold_up_the_session() {
+    // The GET stream's headers come long after the client stopped waiting for them.
+    let server = HttpServer::http(&["--slow-get", "5000"]).await;
+    let client = server.connect(options()).await;
+    let echo = bounded(client.call_tool("echo", Some(json!({"text": "not blocked"}))))
+        .await
+        .unwrap();
+    assert_eq!(echo.text(), "not blocked");
+    bounded(client.ping()).await.unwrap();
+    assert!(client.is_connected());
+    client.close().await;
+}

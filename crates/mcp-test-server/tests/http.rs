@@ -392,3 +392,68 @@ async fn http_log_records_requests_with_their_headers() {
     assert_eq!(log[1]["headers"]["mcp-protocol-version"], "2025-11-25");
     assert_eq!(log[1]["headers"]["authorization"], false);
 }
+
+#[tokio::test]
+async fn foreign_origins_are_forbidden() {
+    let server = http(&[]).await;
+    let evil = server
+        .post(
+            &initialize_request(1, json!({})),
+            &[("origin", "http://evil.example")],
+        )
+        .await;
+    assert_eq!(evil.status(), 403);
+    let local = server
+        .post(
+            &initialize_request(1, json!({})),
+            &[("origin", &format!("http://{}", server.authority))],
+        )
+        .await;
+    assert_eq!(local.status(), 200);
+}
+
+#[tokio::test]
+async fn slow_get_answers_late_but_answers() {
+    let server = http(&["--slow-get", "300"]).await;
+    let session = server.initialize(json!({})).await;
+    // POSTs are not held up by a GET that is still waiting.
+    let (request, headers) = (ping(2), session_headers(&session));
+    let (get, post) = tokio::join!(server.get(&session, &[]), server.post(&request, &headers));
+    assert_eq!(post.status(), 200);
+    assert_eq!(get.status(), 200);
+    assert_eq!(
+        header(&get, "content-type").as_deref(),
+        Some("text/event-stream")
+    );
+}
+
+#[tokio::test]
+async fn get_stream_can_be_reopened_after_a_hang_up() {
+    let server = http(&[]).await;
+    let session = server.initialize(json!({})).await;
+    drop(Events::new(server.get(&session, &[]).await));
+    // The server notices the hang-up on its own time: 409 until then.
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    let reopened = loop {
+        let response = server.get(&session, &[]).await;
+        if response.status() != 409 {
+            break response;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the old stream never let go"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(reopened.status(), 200);
+    let mut events = Events::new(reopened);
+    let reply = server
+        .post(
+            &call(2, "change_tools", json!({})),
+            &session_headers(&session),
+        )
+        .await;
+    assert_eq!(reply.status(), 200);
+    let event = events.next().await.expect("the notification");
+    assert_eq!(event.json()["method"], "notifications/tools/list_changed");
+}

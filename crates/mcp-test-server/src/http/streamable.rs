@@ -68,6 +68,12 @@ impl Streamable {
         if let Some(refused) = self.check_bearer(request.headers()) {
             return refused;
         }
+        if let Some(origin) = header(request.headers(), "origin")
+            && !is_local_origin(origin)
+        {
+            // The spec's defence against DNS rebinding: only local pages may talk to us.
+            return reply::text(StatusCode::FORBIDDEN, "Forbidden: Origin is not local");
+        }
         match *request.method() {
             Method::POST => self.post(request, entry).await,
             Method::GET => self.get(request).await,
@@ -142,6 +148,18 @@ pub(crate) fn check_protocol_version(headers: &HeaderMap) -> Result<(), Refusal>
     }
 }
 
+/// Whether an `Origin` names this machine (`http://127.0.0.1:…`, `http://localhost:…`, ...).
+fn is_local_origin(origin: &str) -> bool {
+    let Some((_, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => rest.split(':').next().unwrap_or(""),
+    };
+    matches!(host, "127.0.0.1" | "localhost" | "::1")
+}
+
 /// 401 with the challenge RFC 9728 describes.
 pub(crate) fn unauthorized(base: &str) -> Response<Body> {
     let mut response = reply::text(StatusCode::UNAUTHORIZED, "Unauthorized");
@@ -150,4 +168,28 @@ pub(crate) fn unauthorized(base: &str) -> Response<Body> {
         response.headers_mut().insert(WWW_AUTHENTICATE, value);
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_local_origins_pass() {
+        for ok in [
+            "http://127.0.0.1:8080",
+            "http://localhost",
+            "https://[::1]:3000",
+        ] {
+            assert!(is_local_origin(ok), "{ok}");
+        }
+        for bad in [
+            "http://evil.example",
+            "http://127.0.0.1.evil.example",
+            "null",
+            "http://localhost.evil:80",
+        ] {
+            assert!(!is_local_origin(bad), "{bad}");
+        }
+    }
 }
