@@ -33,16 +33,24 @@ fn main() -> ExitCode {
             std::iter::once("mcp __demo-server".to_owned()).chain(rest),
         );
     }
+    let json = args.iter().any(|a| a == "--json");
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout and succeed; mistakes go to stderr.
+        Err(e) if e.use_stderr() => {
+            // With --json, a usage mistake is a JSON document on stdout too.
+            if json {
+                let message = e.to_string();
+                let first = message.lines().next().unwrap_or_default();
+                let usage = CliError::Usage(first.trim_start_matches("error: ").to_owned());
+                commands::stdout_line(&serde_json::json!({"error": usage.to_json()}).to_string());
+            }
             let _ = e.print();
-            return if e.use_stderr() {
-                exit(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return exit(EXIT_USAGE);
+        }
+        Err(e) => {
+            // Help and version go to stdout and succeed.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
         }
     };
     logging::init(cli.global.verbose);

@@ -199,6 +199,9 @@ fn bad_arguments_json_is_a_usage_error() {
     );
     let unknown = mcp(&["frobnicate"]);
     assert_eq!(unknown.code(), 64, "{unknown:?}");
+    let json = mcp(&["--json", "frobnicate"]);
+    assert_eq!(json.code(), 64, "{json:?}");
+    assert_eq!(json.json()["error"]["kind"], "usage");
 }
 
 #[test]
