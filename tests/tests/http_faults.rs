@@ -200,3 +200,21 @@ async fn http_server_exit_fails_pending_calls() {
         client.close().await;
     }
 }
+
+#[tokio::test]
+async fn http_hung_server_times_out() {
+    for flags in [
+        &["--hang-after-init"][..],
+        &["--hang-after-init", "--sse-replies"][..],
+    ] {
+        let server = HttpServer::http(flags).await;
+        let client = server.connect(options()).await;
+        let params = CallToolRequestParams::new("echo").with_arguments(args(json!({"text": "?"})));
+        let short = RequestOptions::new().with_timeout(Duration::from_millis(300));
+        let err = bounded(client.call_tool_with(params, short))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, Error::Timeout { .. }), "{flags:?}: {err:?}");
+        bounded(client.close()).await;
+    }
+}

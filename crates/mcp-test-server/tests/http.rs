@@ -457,3 +457,25 @@ async fn get_stream_can_be_reopened_after_a_hang_up() {
     let event = events.next().await.expect("the notification");
     assert_eq!(event.json()["method"], "notifications/tools/list_changed");
 }
+
+#[tokio::test]
+async fn hang_after_init_holds_the_reply_open() {
+    for flags in [
+        &["--hang-after-init"][..],
+        &["--hang-after-init", "--sse-replies"][..],
+    ] {
+        let server = http(flags).await;
+        let session = server.initialize(json!({})).await;
+        let headers = session_headers(&session);
+        let request = ping(2);
+        let reply = async {
+            let response = server.post(&request, &headers).await;
+            common::answer(response).await
+        };
+        let waited = tokio::time::timeout(std::time::Duration::from_millis(500), reply).await;
+        assert!(
+            waited.is_err(),
+            "{flags:?}: a hung server answered: {waited:?}"
+        );
+    }
+}

@@ -108,7 +108,7 @@ impl Streamable {
             return self.sse_reply(session, None, rx, contents);
         }
         if !self.options.server_request_on_post {
-            return json_reply(session, rx, contents).await;
+            return json_reply(session, rx, contents, self.hangs()).await;
         }
         // Decide on the first frame: a lone answer goes back as JSON, anything said before
         // it (a server request, a notification) turns the reply into an SSE stream.
@@ -119,6 +119,11 @@ impl Streamable {
             }
             Some(first) => self.sse_reply(session, Some(first), rx, contents),
         }
+    }
+
+    /// Whether requests may go unanswered on purpose (`--hang-after-init`, `--no-init-reply`).
+    fn hangs(&self) -> bool {
+        self.options.hang_after_init || self.options.no_init_reply
     }
 
     /// Stream the POST's frames as SSE events; with `--drop-stream-after-priming`, send a
@@ -144,32 +149,42 @@ impl Streamable {
             session.park(&stream, rx);
             return reply::event_stream(body);
         }
-        tokio::spawn(pump_events(first, rx, tx, None));
+        let hangs = self.hangs();
+        tokio::spawn(async move {
+            let answered = pump_events(first, rx, tx.clone(), None).await;
+            if hangs && !answered {
+                // `--hang-after-init`: a silent request keeps its stream open, as a hung
+                // server would, until the client gives up.
+                tx.closed().await;
+            }
+        });
         reply::event_stream(body)
     }
 }
 
 /// Send each frame as an SSE event until the frames end or the client hangs up. With
 /// `ids = Some((stream, after))`, events get the ids `stream-(after+1)`, ... so they can be
-/// resumed.
+/// resumed. Returns whether an answer went out.
 pub(crate) async fn pump_events(
     first: Option<OutFrame>,
     mut rx: UnboundedReceiver<OutFrame>,
     tx: UnboundedSender<Bytes>,
     mut ids: Option<(String, u64)>,
-) {
+) -> bool {
     let mut next = first;
+    let mut answered = false;
     loop {
         let frame = match next.take() {
             Some(frame) => frame,
             None => tokio::select! {
                 frame = rx.recv() => match frame {
                     Some(frame) => frame,
-                    None => return,
+                    None => return answered,
                 },
-                () = tx.closed() => return,
+                () = tx.closed() => return answered,
             },
         };
+        answered |= is_answer(&frame);
         let id = ids.as_mut().map(|(stream, seq)| {
             *seq += 1;
             format!("{stream}-{seq}")
@@ -178,7 +193,7 @@ pub(crate) async fn pump_events(
             .send(sse_event(None, id.as_deref(), None, &frame))
             .is_err()
         {
-            return;
+            return answered;
         }
     }
 }
@@ -189,6 +204,7 @@ async fn json_reply(
     session: &Session,
     mut rx: UnboundedReceiver<OutFrame>,
     contents: &Contents,
+    hangs: bool,
 ) -> Response<Body> {
     let mut answers = Vec::new();
     while let Some(frame) = rx.recv().await {
@@ -199,6 +215,8 @@ async fn json_reply(
         }
     }
     match answers.len() {
+        // A hung server never answers: the client's timeout has to deal with it.
+        0 if hangs => std::future::pending().await,
         // Every request was cancelled: nothing to say.
         0 => reply::status(StatusCode::ACCEPTED),
         1 if !contents.batch => reply::json(StatusCode::OK, answers.pop().unwrap_or_default()),
