@@ -577,3 +577,41 @@ async fn unknown_responses_are_ignored() {
     s.assert_quiet().await;
     assert_eq!(s.ask(1, "ping", json!({})).await["result"], json!({}));
 }
+
+#[tokio::test]
+async fn http_log_is_a_tool_error_without_http() {
+    let mut s = Session::with_flags(&[]);
+    s.initialize("2025-11-25", json!({})).await;
+    let result = s.call(1, "http_log", json!({})).await;
+    assert_eq!(result["result"]["isError"], true, "{result}");
+}
+
+#[tokio::test]
+async fn a_front_end_can_route_server_requests_to_another_sink() {
+    use crate::server::Frontend;
+    let (requests_sink, mut requests) = Sink::channel();
+    let (sink, outgoing) = Sink::channel();
+    let mut s = Session {
+        server: Server::with_frontend(
+            ServerOptions::default(),
+            Frontend {
+                request_log: None,
+                server_requests: Some(requests_sink),
+            },
+        ),
+        sink,
+        outgoing,
+    };
+    s.initialize("2025-11-25", json!({"roots": {}})).await;
+    s.request(1, "tools/call", json!({"name": "roots", "arguments": {}}));
+    let frame = timeout(WAIT, requests.recv()).await.unwrap().unwrap();
+    let asked: Value = serde_json::from_slice(&frame).unwrap();
+    assert_eq!(asked["method"], "roots/list");
+    s.send(json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": []}}));
+    let (answer, before) = s.response(1).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "[]");
+    assert!(
+        before.is_empty(),
+        "nothing else on the request's own sink: {before:?}"
+    );
+}
