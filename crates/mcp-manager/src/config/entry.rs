@@ -36,6 +36,10 @@ pub struct ServerEntry {
     pub auth: Option<AuthSettings>,
     /// Where the entry starts in its file, when it came from one.
     pub position: Option<Position>,
+    /// What VS Code's `${workspaceFolder}` stands for: the folder holding the `.vscode`
+    /// directory the file is in, else the file's own directory (set by
+    /// [`McpConfig::load`](super::McpConfig::load)).
+    pub workspace_folder: Option<PathBuf>,
 }
 
 /// Authentication settings as written in the entry (`auth`, or Claude Code's `oauth`).
@@ -73,16 +77,27 @@ impl ServerEntry {
             tool_filter: ToolFilter::allow_all(),
             auth: None,
             position: None,
+            workspace_folder: None,
         }
     }
 
     /// The config with `${VAR}`, `${VAR:-default}` and `${env:VAR}` expanded in `command`,
     /// `args`, `env` values, `cwd`, `url` and `headers` values, looking variables up with
-    /// `env`.
+    /// `env`. VS Code's `${workspaceFolder}` and `${userHome}` are answered too.
     pub fn resolve(
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<ServerConfig, ConfigError> {
+        let lookup = |name: &str| match name {
+            "workspaceFolder" => self
+                .workspace_folder
+                .as_ref()
+                .and_then(|p| p.to_str().map(str::to_owned))
+                .or_else(|| env(name)),
+            "userHome" => env("HOME").or_else(|| env("USERPROFILE")),
+            _ => env(name),
+        };
+        let env = &lookup;
         let mut config = self.config.clone();
         let field_error = |field: String, e: ExpandError| match e {
             ExpandError::Missing(variable) => ConfigError::MissingVariable {

@@ -2,7 +2,9 @@
 //!
 //! The forms are those of Claude Code (`${VAR}`, `${VAR:-default}`: the default is used when
 //! the variable is unset or empty, as in the shell) and VS Code (`${env:VAR}`). A `$` that
-//! does not start `${` is kept as it is. Other VS Code forms (`${input:...}`,
+//! does not start `${` is kept as it is. `${workspaceFolder}` and `${userHome}` look like
+//! variables here; [`ServerEntry::resolve`](super::ServerEntry::resolve) answers them. Other
+//! VS Code forms (`${input:...}`,
 //! `${config:...}`, `${command:...}`) need an editor to answer them and are reported as
 //! errors instead of being passed on literally.
 

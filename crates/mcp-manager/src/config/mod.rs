@@ -14,8 +14,9 @@
 //! disables servers by name. Other members are kept in [`ServerConfig::extra`].
 //!
 //! Each entry is parsed on its own: one bad entry is reported in [`McpConfig::errors`] with
-//! its file, line, column and member, and the others load. `${VAR}` references are kept as
-//! written and expanded by [`ServerEntry::resolve`] when connecting.
+//! its file, line, column and member, and the others load. `${VAR}`, `${VAR:-default}` and
+//! VS Code's `${env:VAR}`, `${workspaceFolder}` and `${userHome}` are kept as written and
+//! expanded by [`ServerEntry::resolve`] when connecting.
 //!
 //! [`ServerConfig::extra`]: mcp_client::ServerConfig::extra
 
@@ -76,7 +77,12 @@ impl McpConfig {
             path: path.to_owned(),
             source,
         })?;
-        Self::from_str(&text, &path.display().to_string())
+        let mut config = Self::from_str(&text, &path.display().to_string())?;
+        let workspace = workspace_folder(path);
+        for entry in config.servers.values_mut() {
+            entry.workspace_folder.clone_from(&workspace);
+        }
+        Ok(config)
     }
 
     /// Parses `text`; `source_name` (usually the file name) is used in error messages.
@@ -152,6 +158,17 @@ impl McpConfig {
     /// The name the configuration was loaded from (the file path, for [`load`](Self::load)).
     pub fn source_name(&self) -> &str {
         &self.source_name
+    }
+}
+
+/// VS Code's `${workspaceFolder}` for a config file: `<ws>` for `<ws>/.vscode/mcp.json`,
+/// else the file's own directory.
+fn workspace_folder(path: &Path) -> Option<std::path::PathBuf> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let dir = path.parent()?;
+    match dir.file_name() {
+        Some(name) if name == ".vscode" => dir.parent().map(Path::to_owned),
+        _ => Some(dir.to_owned()),
     }
 }
 

@@ -409,6 +409,30 @@ fn duplicate_names_across_lists_keep_the_first() {
 }
 
 #[test]
+fn vscode_workspace_folder_and_user_home() {
+    let dir = std::env::temp_dir().join(format!("mcp-manager-ws-test-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join(".vscode")).unwrap();
+    let path = dir.join(".vscode").join("mcp.json");
+    std::fs::write(
+        &path,
+        r#"{"servers": {"fs": {"command": "mcp-fs", "args": ["${workspaceFolder}", "${userHome}/x"]}}}"#,
+    )
+    .unwrap();
+    let config = McpConfig::load(&path).unwrap();
+    let resolved = config.servers()["fs"].resolve(&env).unwrap();
+    let workspace = std::path::absolute(&dir).unwrap();
+    assert_eq!(resolved.args, [workspace.to_str().unwrap(), "/home/ann/x"]);
+    // From text there is no file, so no workspace folder: a clear error, not a guess.
+    let from_text =
+        parse(r#"{"servers": {"fs": {"command": "x", "args": ["${workspaceFolder}"]}}}"#);
+    assert!(matches!(
+        from_text.servers()["fs"].resolve(&env),
+        Err(ConfigError::MissingVariable { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn load_reads_a_file_and_names_it_in_errors() {
     let dir = std::env::temp_dir().join(format!("mcp-manager-config-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
