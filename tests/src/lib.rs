@@ -130,6 +130,24 @@ impl HttpServer {
         Self::start(&all).await
     }
 
+    /// Start a legacy HTTP+SSE test server on a free port with these extra flags; its URL
+    /// is the event stream (`http://127.0.0.1:PORT/sse`).
+    pub async fn legacy_sse(flags: &[&str]) -> Self {
+        let mut all = vec!["--legacy-sse", "127.0.0.1:0"];
+        all.extend_from_slice(flags);
+        Self::start(&all).await
+    }
+
+    /// A config of the given transport kind (`Sse`, `Auto`, ...) for this server's URL.
+    pub fn config_as(&self, kind: TransportKind) -> ServerConfig {
+        ServerConfig::remote(kind, self.url.clone())
+    }
+
+    /// A config with only a `url` (no `type`), as Cursor and others write it.
+    pub fn bare_url_config(&self) -> ServerConfig {
+        serde_json::from_value(serde_json::json!({ "url": self.url })).expect("a bare url config")
+    }
+
     /// A Streamable HTTP config for this server.
     pub fn config(&self) -> ServerConfig {
         ServerConfig::remote(TransportKind::Http, self.url.clone())

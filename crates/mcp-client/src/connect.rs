@@ -1,6 +1,6 @@
 //! Transport choice from a [`ServerConfig`]: `type` absent or `"stdio"` → stdio;
 //! `"http"` → Streamable HTTP; `"sse"` → legacy HTTP+SSE; a bare `url` or `"auto"` →
-//! detection. Each transport is behind its cargo feature.
+//! detection (see `detect.rs`). Each transport is behind its cargo feature.
 
 use std::sync::Arc;
 
@@ -23,12 +23,8 @@ impl Client {
         let transport: Arc<dyn Transport> = match kind {
             TransportKind::Stdio => connect_stdio(config, handler).await?,
             TransportKind::Http => connect_http(config, dispatcher.options(), handler).await?,
-            TransportKind::Sse | TransportKind::Auto => {
-                return Err(Error::Config(format!(
-                    "transport {:?} is not available yet in this build (stdio and http are)",
-                    kind.as_str()
-                )));
-            }
+            TransportKind::Sse => connect_sse(config, dispatcher.options(), handler).await?,
+            TransportKind::Auto => return crate::detect::connect_auto(config, dispatcher).await,
         };
         let label = transport.kind().to_owned();
         Self::handshake_on(transport, dispatcher, label).await
@@ -65,7 +61,7 @@ async fn connect_stdio(
 }
 
 #[cfg(feature = "http")]
-async fn connect_http(
+pub(crate) async fn connect_http(
     config: &ServerConfig,
     options: &ClientOptions,
     handler: Arc<dyn TransportHandler>,
@@ -88,13 +84,53 @@ async fn connect_http(
 }
 
 #[cfg(not(feature = "http"))]
-async fn connect_http(
+pub(crate) async fn connect_http(
     _: &ServerConfig,
     _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
 ) -> Result<Arc<dyn Transport>, Error> {
     Err(Error::Config(
         "this build of mcp-client has no HTTP transport (feature `http`)".into(),
+    ))
+}
+
+#[cfg(feature = "sse")]
+pub(crate) async fn connect_sse(
+    config: &ServerConfig,
+    options: &ClientOptions,
+    handler: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    use mcp_transport_sse::{DEFAULT_CONNECT_TIMEOUT, SseConfig, SseTransport};
+    let timeout = config.resolved_timeout();
+    let mut sse = SseConfig::new(server_url(config)?)
+        .with_headers(
+            config
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+        .with_timeout(timeout)
+        .with_id_format(config.id_format()?)
+        // The endpoint event normally follows the GET at once; a short request timeout
+        // shortens this wait too.
+        .with_connect_timeout(
+            timeout.map_or(DEFAULT_CONNECT_TIMEOUT, |t| t.min(DEFAULT_CONNECT_TIMEOUT)),
+        );
+    if let Some(hook) = &options.auth {
+        sse = sse.with_auth(Arc::clone(hook));
+    }
+    Ok(Arc::new(SseTransport::connect(sse, handler).await?))
+}
+
+#[cfg(not(feature = "sse"))]
+pub(crate) async fn connect_sse(
+    _: &ServerConfig,
+    _: &ClientOptions,
+    _: Arc<dyn TransportHandler>,
+) -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Config(
+        "this build of mcp-client has no legacy SSE transport (feature `sse`)".into(),
     ))
 }
 

@@ -10,9 +10,11 @@
 //! - [`CustomHeaders`], [`same_origin`]: configured headers, redacted in `Debug`, sent only
 //!   to the configured origin.
 //! - [`AuthHook`]: fresh credentials after a 401/403, for one retry.
+//! - [`call_mcp`]: one JSON-RPC request over one POST, without a transport.
 
 mod auth;
 mod body;
+mod call_mcp;
 mod client;
 mod connector;
 mod headers;
@@ -22,6 +24,7 @@ mod test_io;
 mod tls;
 
 pub use auth::AuthHook;
+pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use body::{ERROR_BODY_LIMIT, header_str, http_error, read_body_bounded, read_body_prefix};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
 pub use headers::{CustomHeaders, RedactedHeaders, same_origin};

@@ -1,0 +1,328 @@
+//! The legacy HTTP+SSE transport on its own: against the real test server in
+//! `--legacy-sse` mode, and against a tiny raw server on 127.0.0.1 for the faults the test
+//! server cannot commit (a stream that never names its endpoint, an endpoint for a session
+//! nobody answers).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_integration_tests::{HttpServer, bounded, eventually};
+use mcp_jsonrpc::{Error, RequestOptions, Transport, TransportHandler};
+use mcp_transport_sse::{SseConfig, SseTransport};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Counts what the transport reports.
+#[derive(Default)]
+struct Recorder {
+    closed: AtomicUsize,
+    errors: Mutex<Vec<String>>,
+}
+
+impl TransportHandler for Recorder {
+    fn on_error(&self, error: &Error) {
+        self.errors.lock().unwrap().push(error.to_string());
+    }
+
+    fn on_closed(&self) {
+        self.closed.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+fn config(url: &str) -> SseConfig {
+    SseConfig::new(url.parse().unwrap()).with_proxy(mcp_transport_sse::ProxyMode::Direct)
+}
+
+async fn connect(url: &str) -> (SseTransport, Arc<Recorder>) {
+    let recorder = Arc::new(Recorder::default());
+    let transport = bounded(SseTransport::connect(config(url), recorder.clone()))
+        .await
+        .expect("connect over legacy SSE");
+    (transport, recorder)
+}
+
+#[tokio::test]
+async fn relative_endpoint_is_resolved() {
+    let server = HttpServer::legacy_sse(&[]).await;
+    let (transport, _rec) = connect(&server.url).await;
+    let endpoint = transport.endpoint().clone();
+    let stream_url: mcp_jsonrpc::http::url::Url = server.url.parse().unwrap();
+    assert_eq!(endpoint.origin(), stream_url.origin());
+    assert_eq!(endpoint.path(), "/messages");
+    assert!(
+        endpoint
+            .query()
+            .is_some_and(|q| q.starts_with("session_id=")),
+        "{endpoint}"
+    );
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    assert_eq!(transport.kind(), "sse");
+    assert_eq!(transport.pending_len(), 0);
+    transport.close().await;
+}
+
+#[tokio::test]
+async fn absolute_endpoint_is_used() {
+    let server = HttpServer::legacy_sse(&["--absolute-endpoint"]).await;
+    let (transport, _rec) = connect(&server.url).await;
+    assert_eq!(transport.endpoint().path(), "/messages");
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    transport.close().await;
+}
+
+#[tokio::test]
+async fn cross_origin_endpoint_is_refused() {
+    let server = HttpServer::legacy_sse(&["--cross-origin-endpoint"]).await;
+    let recorder = Arc::new(Recorder::default());
+    let err = bounded(SseTransport::connect(
+        config(&server.url).with_header("Authorization", "Bearer s3cret"),
+        recorder.clone(),
+    ))
+    .await
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::Protocol(_)), "{text}");
+    // Both origins are named; the credentials are not.
+    assert!(text.contains("http://127.0.0.2:"), "{text}");
+    assert!(text.contains("http://127.0.0.1:"), "{text}");
+    assert!(!text.contains("s3cret"), "{text}");
+    assert_eq!(recorder.closed.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn legacy_sse_stream_end_emits_closed_once() {
+    // The stream ends right after the first message (the answer to our ping).
+    let server = HttpServer::legacy_sse(&["--end-stream-after", "1"]).await;
+    let (transport, rec) = connect(&server.url).await;
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    assert!(
+        eventually(Duration::from_secs(10), || rec
+            .closed
+            .load(Ordering::SeqCst)
+            == 1)
+        .await,
+        "closed was not emitted after the stream ended"
+    );
+    assert!(!transport.is_connected());
+    let err = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::TransportClosed { .. }),
+        "a request after the end: {err}"
+    );
+    transport.close().await;
+    transport.close().await;
+    assert_eq!(rec.closed.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn explicit_close_rejects_pending_and_emits_closed_once() {
+    let server = HttpServer::legacy_sse(&[]).await;
+    let (transport, rec) = connect(&server.url).await;
+    let transport = Arc::new(transport);
+    let init = serde_json::value::to_raw_value(&serde_json::json!({
+        "protocolVersion": "2024-11-05",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}
+    }))
+    .unwrap();
+    bounded(transport.request("initialize", Some(init), RequestOptions::new()))
+        .await
+        .unwrap();
+    let waiting = {
+        let t = Arc::clone(&transport);
+        tokio::spawn(async move {
+            let args = serde_json::value::to_raw_value(
+                &serde_json::json!({"name": "sleep", "arguments": {"ms": 60000}}),
+            )
+            .unwrap();
+            t.request("tools/call", Some(args), RequestOptions::new())
+                .await
+        })
+    };
+    assert!(eventually(Duration::from_secs(10), || transport.pending_len() == 1).await);
+    transport.close().await;
+    let err = bounded(waiting).await.unwrap().unwrap_err();
+    assert!(matches!(err, Error::TransportClosed { .. }), "{err}");
+    assert_eq!(rec.closed.load(Ordering::SeqCst), 1);
+    assert_eq!(transport.pending_len(), 0);
+}
+
+#[tokio::test]
+async fn a_refused_stream_is_an_http_error() {
+    // A Streamable HTTP server answers GET /sse with 404.
+    let server = HttpServer::http(&[]).await;
+    let url = server.url.replace("/mcp", "/sse");
+    let err = bounded(SseTransport::connect(
+        config(&url),
+        Arc::new(Recorder::default()),
+    ))
+    .await
+    .unwrap_err();
+    assert!(matches!(err, Error::Http { status: 404, .. }), "{err}");
+}
+
+/// What the raw server does.
+#[derive(Clone, Copy)]
+enum Fake {
+    /// Open the stream and never send `endpoint`.
+    NoEndpoint,
+    /// Name an endpoint; accept every POST with 202 and never answer on the stream.
+    SilentSession,
+}
+
+/// A raw HTTP/1.1 server on 127.0.0.1: returns its stream URL and the POST bodies it got.
+async fn fake_server(mode: Fake) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let posts = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&posts);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve_fake(stream, mode, Arc::clone(&log)));
+        }
+    });
+    (format!("http://{addr}/sse"), posts)
+}
+
+async fn serve_fake(mut stream: TcpStream, mode: Fake, posts: Arc<Mutex<Vec<String>>>) {
+    let mut buf = Vec::new();
+    loop {
+        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+            let mut chunk = [0u8; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buf[..end]).into_owned();
+        let length: usize = head
+            .lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(n, _)| n.trim().eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, v)| v.trim().parse().ok())
+            .unwrap_or(0);
+        while buf.len() < end + 4 + length {
+            let mut chunk = [0u8; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body = String::from_utf8_lossy(&buf[end + 4..end + 4 + length]).into_owned();
+        buf.drain(..end + 4 + length);
+        if head.starts_with("GET ") {
+            let mut out = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".to_vec();
+            match mode {
+                Fake::NoEndpoint => out.extend_from_slice(b": waiting\n\n"),
+                Fake::SilentSession => {
+                    out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=gone\n\n")
+                }
+            }
+            if stream.write_all(&out).await.is_err() {
+                return;
+            }
+            // Hold the stream open until the client goes away.
+            let mut sink = [0u8; 64];
+            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+            return;
+        }
+        posts.lock().unwrap().push(body);
+        if stream
+            .write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn no_endpoint_within_deadline_is_an_error() {
+    let (url, _posts) = fake_server(Fake::NoEndpoint).await;
+    let err = bounded(SseTransport::connect(
+        config(&url).with_connect_timeout(Duration::from_millis(300)),
+        Arc::new(Recorder::default()),
+    ))
+    .await
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::Connect(_)), "{text}");
+    assert!(
+        text.contains("endpoint") && text.contains("300 ms"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn unknown_session_post_bounded_by_timeout() {
+    let (url, posts) = fake_server(Fake::SilentSession).await;
+    let (transport, _rec) = connect(&url).await;
+    let err = bounded(transport.request(
+        "tools/list",
+        None,
+        RequestOptions::new().with_timeout(Duration::from_millis(300)),
+    ))
+    .await
+    .unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert_eq!(transport.pending_len(), 0);
+    // The abandoned request is cancelled on the wire.
+    assert!(
+        eventually(Duration::from_secs(10), || posts
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|b| b.contains("notifications/cancelled")))
+        .await,
+        "no notifications/cancelled: {:?}",
+        posts.lock().unwrap()
+    );
+    let first = posts.lock().unwrap()[0].clone();
+    assert!(first.contains("\"method\":\"tools/list\""), "{first}");
+    transport.close().await;
+}
+
+#[tokio::test]
+async fn caller_cancellation_sends_cancelled() {
+    let (url, posts) = fake_server(Fake::SilentSession).await;
+    let (transport, _rec) = connect(&url).await;
+    let token = mcp_jsonrpc::CancelToken::new();
+    let canceller = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        canceller.cancel("user pressed Esc");
+    });
+    let err =
+        bounded(transport.request("tools/list", None, RequestOptions::new().with_cancel(token)))
+            .await
+            .unwrap_err();
+    assert!(
+        matches!(&err, Error::Cancelled { reason } if reason == "user pressed Esc"),
+        "{err}"
+    );
+    assert!(
+        eventually(Duration::from_secs(10), || posts
+            .lock()
+            .unwrap()
+            .iter()
+            .any(
+                |b| b.contains("notifications/cancelled") && b.contains("user pressed Esc")
+            ))
+        .await
+    );
+    transport.close().await;
+}
