@@ -5,7 +5,10 @@
 //! - `cargo xtask layering`: only the crate layering rule (see `docs/architecture.md`).
 //! - `cargo xtask conformance`: the official MCP client conformance suite, one scenario at
 //!   a time (see `docs/conformance.md`).
+//! - `cargo xtask bench`: our client against a no-library floor, as ratios (see
+//!   `docs/performance.md`); `--callgrind` counts instructions instead.
 
+mod bench;
 mod ci;
 mod conformance;
 mod layering;
@@ -47,6 +50,15 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         scenario: Vec<String>,
     },
+    /// Build the benches in release and compare our client with the floor (ratios).
+    Bench {
+        /// Count instructions of a fixed stdio run with valgrind instead of timing.
+        #[arg(long)]
+        callgrind: bool,
+        /// Run each case this many times and keep each client's fastest run.
+        #[arg(long, default_value_t = 3, value_name = "N")]
+        repeat: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +68,7 @@ fn main() -> ExitCode {
         Command::Ci { skip } => ci::ci(&env, &skip),
         Command::Layering => ci::layering_step(&env),
         Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
+        Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
