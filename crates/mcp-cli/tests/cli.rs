@@ -623,9 +623,15 @@ struct HttpServer {
 }
 
 impl HttpServer {
+    /// Streamable HTTP at `/mcp`.
     fn start() -> Self {
+        Self::start_with("--http")
+    }
+
+    /// `--http` (Streamable HTTP) or `--legacy-sse`.
+    fn start_with(mode: &str) -> Self {
         let mut child = Command::new(exe())
-            .args(["__demo-server", "--http", "127.0.0.1:0"])
+            .args(["__demo-server", mode, "127.0.0.1:0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -730,4 +736,31 @@ fn shell_reconnects_after_the_server_died() {
         answers[1]["result"]["content"][0]["text"], "back",
         "{run:?}"
     );
+}
+
+#[test]
+fn url_ad_hoc_server_over_legacy_sse_and_auto_detection() {
+    let server = HttpServer::start_with("--legacy-sse");
+    let run = mcp(&[
+        "--url",
+        &server.url,
+        "--transport",
+        "sse",
+        "call",
+        "adhoc",
+        "echo",
+        r#"{"text":"over sse"}"#,
+    ]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.stdout, "over sse\n");
+    let auto = mcp(&["--url", &server.url, "--json", "servers"]);
+    assert_eq!(auto.code(), 0, "{auto:?}");
+    assert_eq!(
+        auto.json()["servers"][0]["transport"],
+        "sse",
+        "auto falls back to legacy SSE: {auto:?}"
+    );
+    let http = HttpServer::start();
+    let auto = mcp(&["--url", &http.url, "--json", "servers"]);
+    assert_eq!(auto.json()["servers"][0]["transport"], "http", "{auto:?}");
 }

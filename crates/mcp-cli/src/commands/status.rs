@@ -40,7 +40,12 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
     let mut entries = Vec::new();
     let mut failed = false;
     for (name, status) in names.iter().zip(statuses) {
-        let transport = ctx.servers.transport_of(name).unwrap_or("-");
+        // The configured kind, or for a connected server the one that worked ("auto"
+        // becomes "http" or "sse").
+        let transport = match &status {
+            Status::Connected(c) => c.transport.clone(),
+            _ => ctx.servers.transport_of(name).unwrap_or("-").to_owned(),
+        };
         let (line, entry) = match status {
             Status::Disabled => (
                 "disabled".to_owned(),
