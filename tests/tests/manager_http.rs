@@ -123,3 +123,40 @@ async fn removing_a_remote_server_stops_its_quiet_retries() {
     assert_eq!(manager.server_names(), ["local"]);
     manager.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_server_down_at_startup_is_picked_up_when_it_comes_up() {
+    // Learn a free address, then leave it empty.
+    let mut probe = HttpServer::http(&[]).await;
+    let (address, config) = (probe.authority().to_owned(), probe.config());
+    probe.kill().await;
+
+    let policy =
+        fast_policy().with_remote_retry(Duration::from_millis(100), Duration::from_millis(200));
+    let manager = manager_with(policy);
+    manager
+        .add_server("remote", ServerEntry::new("remote", config))
+        .unwrap();
+    manager.add_server("local", entry("local", &[])).unwrap();
+    let mut status = manager.subscribe_status();
+    let outcomes = bounded(manager.connect_all()).await;
+    assert!(outcomes["local"].is_ok());
+    let err = outcomes["remote"].as_ref().unwrap_err();
+    assert!(
+        err.client_error()
+            .is_some_and(|e| e.is_retryable_connection()),
+        "{err}"
+    );
+    assert!(matches!(
+        manager.status("remote"),
+        Some(ServerStatus::Failed { .. })
+    ));
+
+    let _up = HttpServer::start(&["--http", &address]).await;
+    wait_for_status(&mut status, "remote", |s| *s == ServerStatus::Connected).await;
+    let echo = bounded(manager.call_tool("mcp__remote__echo", Some(json!({"text": "up"}))))
+        .await
+        .unwrap();
+    assert_eq!(echo.text(), "up");
+    manager.shutdown().await;
+}

@@ -129,6 +129,9 @@ impl Inner {
                 state.generation += 1;
                 state.lists = lists;
                 state.failed_generation = None;
+                if let Some(quiet) = state.quiet_retry.take() {
+                    quiet.cancel();
+                }
                 slot.set_status(&mut state, ServerStatus::Connected, &self.status_tx);
                 Some(state.generation)
             }

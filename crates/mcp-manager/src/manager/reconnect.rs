@@ -245,12 +245,13 @@ impl Inner {
 
     /// Quiet retries of a remote server (15 s doubling to 5 min by default) until it
     /// answers, the user reconnects it by hand, or it is disconnected or removed.
-    fn spawn_remote_retry(
-        self: &Arc<Self>,
-        slot: &Arc<Slot>,
-        seen: u64,
-        cancel: CancellationToken,
-    ) {
+    fn spawn_remote_retry(self: &Arc<Self>, slot: &Arc<Slot>, seen: u64, life: CancellationToken) {
+        // Its own token, so a newer loop can stop this one; the connection it makes
+        // belongs to the server's life (`life`), not to this loop.
+        let cancel = life.child_token();
+        if let Some(previous) = slot.lock().quiet_retry.replace(cancel.clone()) {
+            previous.cancel();
+        }
         let inner = Arc::downgrade(self);
         let slot = Arc::clone(slot);
         let waits = remote_retry(&self.options.reconnect);
@@ -275,7 +276,7 @@ impl Inner {
                 }
                 match inner.connect_once(&slot, &cancel).await {
                     Ok(fresh) => {
-                        let _ = inner.install(&slot, &cancel, fresh).await;
+                        let _ = inner.install(&slot, &life, fresh).await;
                         return;
                     }
                     Err(error) => {

@@ -50,6 +50,9 @@ pub(crate) struct SlotState {
     /// stop until the user asks.
     pub(crate) failed_generation: Option<u64>,
     pub(crate) removed: bool,
+    /// The quiet retry loop of a remote server, if one runs (a child of `cancel`); a new
+    /// loop replaces the old one, so there is never more than one.
+    pub(crate) quiet_retry: Option<CancellationToken>,
 }
 
 impl Slot {
@@ -66,6 +69,7 @@ impl Slot {
                 cancel: CancellationToken::new(),
                 failed_generation: None,
                 removed: false,
+                quiet_retry: None,
             }),
             changed: watch::channel(()).0,
             reconnect_lock: tokio::sync::Mutex::new(()),
