@@ -263,3 +263,34 @@ async fn dropping_the_manager_stops_its_servers() {
         "the server process {pid} outlived the manager"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_server_is_bounded_by_its_timeout_and_config_errors_are_typed() {
+    let manager = manager();
+    let mut slow = sh_entry("slow", "sleep 30; exec $SERVER");
+    slow.config.timeout = Some(300);
+    manager.add_server("slow", slow).unwrap();
+    let mut unset = entry("unset", &[]);
+    unset.config.args = vec!["--name".into(), "${MCP_MANAGER_TEST_UNSET_VAR}".into()];
+    manager.add_server("unset", unset).unwrap();
+    manager.add_server("good", entry("good", &[])).unwrap();
+
+    let outcomes = bounded(manager.connect_all()).await;
+    assert!(outcomes["good"].is_ok());
+    let slow = outcomes["slow"].as_ref().unwrap_err();
+    assert_eq!(slow.kind(), "timeout", "{slow}");
+    let unset = outcomes["unset"].as_ref().unwrap_err();
+    assert_eq!(unset.kind(), "config", "{unset}");
+    assert!(
+        unset.to_string().contains("MCP_MANAGER_TEST_UNSET_VAR"),
+        "{unset}"
+    );
+    assert!(matches!(
+        manager.status("slow"),
+        Some(ServerStatus::Failed {
+            kind: "timeout",
+            ..
+        })
+    ));
+    manager.shutdown().await;
+}
