@@ -14,7 +14,8 @@ Exit status:
   0   success
   1   the command failed (configuration, connection, protocol, timeout or server error)
   2   the tool ran and reported an error (isError: true)
-  64  the command line is wrong (unknown flag, bad ARGS_JSON)";
+  64  the command line is wrong (unknown flag, bad ARGS_JSON)
+  130 interrupted (Ctrl-C)";
 
 /// Inspect and call MCP (Model Context Protocol) servers.
 #[derive(Debug, Parser)]

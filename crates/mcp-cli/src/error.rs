@@ -10,6 +10,8 @@ use mcp_manager::config::ConfigError;
 pub(crate) const EXIT_FAILURE: u8 = 1;
 /// Exit status: the tool ran and reported `isError: true`.
 pub(crate) const EXIT_TOOL_ERROR: u8 = 2;
+/// Exit status: interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 /// Exit status: the command line is wrong (`EX_USAGE` of sysexits.h; clap's own 2 would
 /// collide with [`EXIT_TOOL_ERROR`]).
 pub(crate) const EXIT_USAGE: u8 = 64;
@@ -79,6 +81,9 @@ pub(crate) enum CliError {
     /// Where the demo server's executable is cannot be found.
     #[error("cannot locate the mcp executable to run the bundled demo server: {0}")]
     DemoExecutable(#[source] std::io::Error),
+    /// Ctrl-C.
+    #[error("interrupted")]
+    Interrupted,
     /// The async runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
@@ -132,6 +137,7 @@ impl CliError {
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
+            Self::Interrupted => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
         }
     }
@@ -145,7 +151,11 @@ impl CliError {
             | Self::ConnectTimeout { server, .. }
             | Self::ToolFiltered { server, .. }
             | Self::ToolError { server, .. } => Some(server),
-            Self::Usage(_) | Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => None,
+            Self::Usage(_)
+            | Self::Interrupted
+            | Self::DemoExecutable(_)
+            | Self::Stdin(_)
+            | Self::Runtime(_) => None,
         }
     }
 
@@ -154,6 +164,7 @@ impl CliError {
         match self {
             Self::ToolError { .. } => EXIT_TOOL_ERROR,
             Self::Usage(_) => EXIT_USAGE,
+            Self::Interrupted => EXIT_INTERRUPTED,
             _ => EXIT_FAILURE,
         }
     }

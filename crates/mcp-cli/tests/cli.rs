@@ -764,3 +764,56 @@ fn url_ad_hoc_server_over_legacy_sse_and_auto_detection() {
     let auto = mcp(&["--url", &http.url, "--json", "servers"]);
     assert_eq!(auto.json()["servers"][0]["transport"], "http", "{auto:?}");
 }
+
+#[test]
+fn ctrl_c_stops_a_call_and_exits_130() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(exe())
+        .args(["-v", "call", "demo", "sleep", r#"{"ms": 60000}"#])
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mcp");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    // -v logs "connected" once the handshake is done: the call is about to be in flight.
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.contains("connected")) {
+        match rx.recv_timeout(LIMIT) {
+            Ok(line) => seen.push(line),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("never connected: {seen:?}");
+            }
+        }
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(kill.success());
+    let status = match child.wait_timeout(LIMIT).expect("wait") {
+        Some(status) => status,
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mcp ignored Ctrl-C");
+        }
+    };
+    assert_eq!(status.code(), Some(130));
+    seen.extend(rx.try_iter());
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some("mcp: interrupted"),
+        "{seen:?}"
+    );
+}

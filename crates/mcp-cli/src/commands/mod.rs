@@ -46,8 +46,26 @@ impl From<Outcome> for Report {
     }
 }
 
-/// Run a one-shot command (or `shell`) and print its result.
+/// Run a one-shot command (or `shell`) and print its result; Ctrl-C stops it.
 pub(crate) async fn run(cli: Cli) -> ExitCode {
+    let json = cli.global.json;
+    tokio::select! {
+        code = execute(cli) => code,
+        () = interrupted() => {
+            // Dropping the command drops its connections, which shuts their servers down.
+            print_error(json, &CliError::Interrupted)
+        }
+    }
+}
+
+/// Resolves on Ctrl-C (SIGINT); never, if the handler cannot be installed.
+async fn interrupted() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+async fn execute(cli: Cli) -> ExitCode {
     let json = cli.global.json;
     let servers = match ServerSet::load(&cli.global) {
         Ok(servers) => servers,
