@@ -129,9 +129,13 @@ pub(crate) enum Command {
         /// The server.
         server: String,
     },
-    /// Keep connections open and run commands read from stdin, one per line:
-    /// `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `read SERVER URI`, `ping SERVER`,
-    /// `sleep MS`, `quit` (end of input also quits).
+    /// Keep connections open and run commands from stdin, one per line.
+    ///
+    /// Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,
+    /// `read SERVER URI`, `prompts SERVER`, `prompt SERVER NAME [ARGS_JSON]`, `ping SERVER`,
+    /// `sleep MS`, `quit` (end of input also quits). Blank lines and `#` comments are
+    /// skipped. With --json, each command is answered by one line: {"ok":true,"result":...}
+    /// or {"ok":false,"error":{"kind":...,"message":...}}.
     Shell {
         /// Servers to connect right away (others connect on first use).
         servers: Vec<String>,

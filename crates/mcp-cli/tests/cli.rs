@@ -525,14 +525,14 @@ fn a_server_that_dies_mid_call_is_reported_not_panicked() {
 fn timeout_flag_bounds_a_call() {
     let run = mcp(&[
         "--timeout",
-        "1500",
+        "3000",
         "call",
         "demo",
         "sleep",
         r#"{"ms": 20000}"#,
     ]);
     assert_eq!(run.code(), 1, "{run:?}");
-    assert!(run.stderr.contains("timed out after 1500 ms"), "{run:?}");
+    assert!(run.stderr.contains("timed out after 3000 ms"), "{run:?}");
 }
 
 #[test]
