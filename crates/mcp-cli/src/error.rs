@@ -184,13 +184,26 @@ impl CliError {
     }
 }
 
-/// `text` on one line.
+/// `text` on one line, without control characters: messages come from servers, and an
+/// escape sequence in one must not drive the user's terminal.
 pub(crate) fn one_line(text: &str) -> String {
     text.lines()
         .map(str::trim_end)
         .filter(|l| !l.trim().is_empty())
         .collect::<Vec<_>>()
         .join(" | ")
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_line_joins_lines_and_drops_control_characters() {
+        assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");
+        assert_eq!(super::one_line("red \u{1b}[31mtext\u{7}"), "red  [31mtext ");
+    }
 }
 
 /// The exit code for a status byte.

@@ -59,7 +59,7 @@ fn update(slot: &Mutex<Option<ProgressBar>>, p: &ProgressNotificationParams) {
         }
         bar
     });
-    let message = p.message.clone().unwrap_or_default();
+    let message = crate::error::one_line(p.message.as_deref().unwrap_or_default());
     match p.total {
         Some(total) if total > 0.0 => {
             bar.set_length(STEPS);
