@@ -197,6 +197,11 @@ pub(crate) fn one_line(text: &str) -> String {
         .collect()
 }
 
+/// The exit code for a status byte.
+pub(crate) fn exit(code: u8) -> ExitCode {
+    ExitCode::from(code)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -204,9 +209,4 @@ mod tests {
         assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");
         assert_eq!(super::one_line("red \u{1b}[31mtext\u{7}"), "red  [31mtext ");
     }
-}
-
-/// The exit code for a status byte.
-pub(crate) fn exit(code: u8) -> ExitCode {
-    ExitCode::from(code)
 }
