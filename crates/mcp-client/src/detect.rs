@@ -26,6 +26,12 @@ pub(crate) async fn connect_auto(
     config: &ServerConfig,
     dispatcher: Arc<Dispatcher>,
 ) -> Result<Client, Error> {
+    if !cfg!(feature = "http") && cfg!(feature = "sse") {
+        // Nothing to try first in a build without Streamable HTTP.
+        let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
+        let sse = connect_sse(config, dispatcher.options(), handler).await?;
+        return Client::handshake_on(sse, dispatcher, "sse".into()).await;
+    }
     let probe = Arc::new(Probe::new(Arc::clone(&dispatcher)));
     let http = connect_http(
         config,
