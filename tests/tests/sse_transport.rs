@@ -326,3 +326,63 @@ async fn caller_cancellation_sends_cancelled() {
     );
     transport.close().await;
 }
+
+/// Hands out a fixed token after a 401/403, counting how often it was asked.
+struct TokenHook {
+    token: Option<&'static str>,
+    asked: AtomicUsize,
+}
+
+impl mcp_transport_sse::AuthHook for TokenHook {
+    fn on_auth_error<'a>(
+        &'a self,
+        status: u16,
+        _www_authenticate: Option<&'a str>,
+    ) -> mcp_jsonrpc::BoxFuture<'a, Option<Vec<(String, String)>>> {
+        assert!(matches!(status, 401 | 403), "asked for {status}");
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let headers = self
+            .token
+            .map(|t| vec![("Authorization".to_owned(), format!("Bearer {t}"))]);
+        Box::pin(async move { headers })
+    }
+}
+
+#[tokio::test]
+async fn auth_hook_retries_a_refused_stream_once_and_keeps_the_token() {
+    let server = HttpServer::legacy_sse(&["--require-bearer", "t0ken"]).await;
+    let hook = Arc::new(TokenHook {
+        token: Some("t0ken"),
+        asked: AtomicUsize::new(0),
+    });
+    let transport = bounded(SseTransport::connect(
+        config(&server.url).with_auth(hook.clone()),
+        Arc::new(Recorder::default()),
+    ))
+    .await
+    .expect("connect after one refresh");
+    // The POSTs carry the refreshed token without asking again.
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    assert_eq!(hook.asked.load(Ordering::SeqCst), 1);
+    transport.close().await;
+}
+
+#[tokio::test]
+async fn auth_hook_without_credentials_leaves_the_401() {
+    let server = HttpServer::legacy_sse(&["--require-bearer", "t0ken"]).await;
+    let hook = Arc::new(TokenHook {
+        token: None,
+        asked: AtomicUsize::new(0),
+    });
+    let err = bounded(SseTransport::connect(
+        config(&server.url).with_auth(hook.clone()),
+        Arc::new(Recorder::default()),
+    ))
+    .await
+    .unwrap_err();
+    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(hook.asked.load(Ordering::SeqCst), 1);
+}
