@@ -57,9 +57,12 @@ impl Env {
 pub fn run(command: &mut Command) -> Result<()> {
     let shown = display(command);
     eprintln!("$ {shown}");
+    let started = std::time::Instant::now();
     let status = command
         .status()
         .with_context(|| format!("could not start `{shown}`"))?;
+    // Per command, so a slow step shows which of its commands is slow.
+    eprintln!("  ({:.1}s)", started.elapsed().as_secs_f64());
     if !status.success() {
         bail!("`{shown}` failed ({status})");
     }
