@@ -137,3 +137,27 @@ async fn call_mcp_timeout_and_cancel() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn call_mcp_sends_the_configured_headers() {
+    let server = HttpServer::http(&["--require-bearer", "t0ken"]).await;
+    let url = server.url.parse().unwrap();
+    let err = bounded(call_mcp(
+        &url,
+        "initialize",
+        Some(initialize_params()),
+        &direct(),
+    ))
+    .await
+    .unwrap_err();
+    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    let raw = bounded(call_mcp(
+        &url,
+        "initialize",
+        Some(initialize_params()),
+        &direct().with_header("Authorization", "Bearer t0ken"),
+    ))
+    .await
+    .unwrap();
+    assert!(raw.get().contains("\"result\""), "{}", raw.get());
+}

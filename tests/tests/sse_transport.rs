@@ -386,3 +386,25 @@ async fn auth_hook_without_credentials_leaves_the_401() {
     assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
     assert_eq!(hook.asked.load(Ordering::SeqCst), 1);
 }
+
+#[tokio::test]
+async fn configured_headers_reach_the_stream_and_the_endpoint() {
+    // The server demands the token on the GET and on every POST.
+    let server = HttpServer::legacy_sse(&["--require-bearer", "t0ken"]).await;
+    let recorder = Arc::new(Recorder::default());
+    let transport = bounded(SseTransport::connect(
+        config(&server.url).with_header("Authorization", "Bearer t0ken"),
+        recorder,
+    ))
+    .await
+    .expect("connect with the configured token");
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    bounded(transport.notify("notifications/initialized", None))
+        .await
+        .unwrap();
+    assert!(!format!("{transport:?}").contains("t0ken"));
+    transport.close().await;
+}

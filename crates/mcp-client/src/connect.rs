@@ -13,6 +13,11 @@ use crate::{Client, ClientOptions};
 impl Client {
     /// Connect to the server `config` describes and run the handshake.
     ///
+    /// A `url` without `type` (or `type: "auto"`) tries Streamable HTTP first and falls
+    /// back to legacy HTTP+SSE at the same URL when the `initialize` POST is answered 400,
+    /// 404 or 405; [`Client::transport_kind`] then says which one worked. `"http"` and
+    /// `"sse"` never switch.
+    ///
     /// Fails with a typed error when the server cannot be started or reached, dies before
     /// answering `initialize` (with its stderr tail), or negotiates a revision we do not
     /// speak (after disconnecting).
