@@ -223,3 +223,26 @@ async fn hung_server_is_bounded_by_the_request_timeout() {
     assert!(err.is_timeout(), "{err}");
     client.close().await;
 }
+
+#[tokio::test]
+async fn client_wide_request_timeout_applies_to_every_request() {
+    let options = options().with_request_timeout(Duration::from_millis(250));
+    let client = bounded(Client::connect(&server(&["--hang-after-init"]), options))
+        .await
+        .unwrap();
+    let err = bounded(client.ping()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(250)),
+        "{err}"
+    );
+    // A per-call timeout still wins over the client-wide one.
+    let per_call = RequestOptions::new().with_timeout(Duration::from_millis(100));
+    let err = bounded(client.request_raw("ping", None, per_call))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(100)),
+        "{err}"
+    );
+    client.close().await;
+}

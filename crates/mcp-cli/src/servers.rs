@@ -183,7 +183,12 @@ impl ServerSet {
         let limit = config
             .resolved_timeout()
             .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN);
-        let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
+        let mut options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
+        if let Some(timeout) = self.call_timeout() {
+            // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
+            // request, not only tools/call.
+            options = options.with_request_timeout(timeout);
+        }
         match tokio::time::timeout(limit, Client::connect(&config, options)).await {
             Ok(Ok(client)) => {
                 tracing::info!(

@@ -536,6 +536,23 @@ fn timeout_flag_bounds_a_call() {
 }
 
 #[test]
+fn timeout_flag_wins_over_the_environment_for_every_request() {
+    // The server answers initialize, then nothing: `ping` must end after --timeout even
+    // though MCP_TIMEOUT_MS asks for a minute.
+    let dir = dir_with_config(serde_json::json!({
+        "hang": {"command": exe(), "args": ["__demo-server", "--hang-after-init"]},
+    }));
+    let run = mcp_env(
+        dir.path(),
+        &["--timeout", "300", "ping", "hang"],
+        "",
+        &[("MCP_TIMEOUT_MS", "60000")],
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("timed out after 300 ms"), "{run:?}");
+}
+
+#[test]
 fn a_server_that_never_answers_initialize_is_bounded_by_its_timeout() {
     let dir = dir_with_config(serde_json::json!({
         "mute": {"command": exe(), "args": ["__demo-server", "--no-init-reply"], "timeout": 500},

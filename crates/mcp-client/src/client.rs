@@ -202,6 +202,7 @@ impl Client {
         options: RequestOptions,
     ) -> Result<Box<RawValue>, Error> {
         capability::require(&self.session().capabilities, method)?;
+        let options = self.inner.dispatcher.options().request_options(options);
         let generation = self.inner.generation.load(Ordering::Acquire);
         // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
         let retry_params = (self.inner.transport.kind() == "http").then(|| params.clone());

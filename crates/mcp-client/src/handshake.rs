@@ -19,7 +19,11 @@ pub(crate) async fn initialize(
     );
     let params = mcp_types::to_raw(&params).map_err(|e| Error::Protocol(e.to_string()))?;
     let raw = match transport
-        .request(methods::INITIALIZE, Some(params), RequestOptions::new())
+        .request(
+            methods::INITIALIZE,
+            Some(params),
+            options.request_options(RequestOptions::new()),
+        )
         .await
     {
         Ok(raw) => raw,

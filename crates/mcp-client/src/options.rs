@@ -2,6 +2,9 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_jsonrpc::RequestOptions;
 
 use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Root};
 
@@ -35,6 +38,7 @@ pub struct ClientOptions {
     pub(crate) sampling_tools: bool,
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
     pub(crate) on_notification: Option<NotificationCallback>,
+    pub(crate) request_timeout: Option<Duration>,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_jsonrpc::http::AuthHook>>,
 }
@@ -50,6 +54,7 @@ impl ClientOptions {
             sampling_tools: false,
             elicitation: None,
             on_notification: None,
+            request_timeout: None,
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -107,6 +112,25 @@ impl ClientOptions {
         self
     }
 
+    /// Use `timeout` for every request that does not set its own in [`RequestOptions`],
+    /// including `initialize`. Like a per-call timeout it wins over `MCP_TIMEOUT_MS` and the
+    /// server config; `Duration::ZERO` disables timeouts.
+    ///
+    /// [`RequestOptions`]: crate::RequestOptions
+    #[must_use]
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = Some(timeout);
+        self
+    }
+
+    /// Apply [`with_request_timeout`](Self::with_request_timeout) to `options`.
+    pub(crate) fn request_options(&self, mut options: RequestOptions) -> RequestOptions {
+        if options.timeout.is_none() {
+            options.timeout = self.request_timeout;
+        }
+        options
+    }
+
     /// Offer a different protocol revision in `initialize` (for testing older servers).
     #[must_use]
     pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
@@ -147,6 +171,7 @@ impl fmt::Debug for ClientOptions {
             .field("roots", &self.roots)
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
+            .field("request_timeout", &self.request_timeout)
             .finish_non_exhaustive()
     }
 }

@@ -25,7 +25,8 @@ mod call;
 mod cancel;
 mod core;
 mod error;
-#[cfg(feature = "http")] pub mod http;
+#[cfg(feature = "http")]
+pub mod http;
 mod ids;
 mod options;
 mod pending;

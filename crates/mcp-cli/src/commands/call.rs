@@ -51,10 +51,8 @@ pub(crate) async fn call(
     if let Some(arguments) = arguments {
         params = params.with_arguments(arguments);
     }
-    let mut options = ctx.progress.attach(RequestOptions::new());
-    if let Some(timeout) = ctx.servers.call_timeout() {
-        options = options.with_timeout(timeout);
-    }
+    // `--timeout` reaches this call through the client's request timeout (see servers.rs).
+    let options = ctx.progress.attach(RequestOptions::new());
     let result = connection
         .client
         .call_tool_with(params, options)
