@@ -12,6 +12,7 @@ use mcp_jsonrpc::{Error, RequestOptions, Transport, TransportHandler};
 use mcp_transport_sse::{SseConfig, SseTransport};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
 
 /// Counts what the transport reports.
 #[derive(Default)]
@@ -174,29 +175,46 @@ async fn a_refused_stream_is_an_http_error() {
 }
 
 /// What the raw server does.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Fake {
     /// Open the stream and never send `endpoint`.
     NoEndpoint,
     /// Name an endpoint; accept every POST with 202 and never answer on the stream.
     SilentSession,
+    /// Name an endpoint; refuse the first POST with 401, then accept POSTs and answer
+    /// `ping` on the stream.
+    RefuseFirstPost,
 }
 
-/// A raw HTTP/1.1 server on 127.0.0.1: returns its stream URL and the POST bodies it got.
-async fn fake_server(mode: Fake) -> (String, Arc<Mutex<Vec<String>>>) {
+/// The raw server's shared state: every POST seen (head and body) and the open stream.
+#[derive(Default)]
+struct FakeState {
+    posts: Mutex<Vec<String>>,
+    stream: Mutex<Option<mpsc::UnboundedSender<String>>>,
+}
+
+/// A raw HTTP/1.1 server on 127.0.0.1: returns its stream URL and the POSTs it got (head
+/// and body).
+async fn fake_server(mode: Fake) -> (String, Arc<FakeState>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let posts = Arc::new(Mutex::new(Vec::new()));
-    let log = Arc::clone(&posts);
+    let state = Arc::new(FakeState::default());
+    let shared = Arc::clone(&state);
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve_fake(stream, mode, Arc::clone(&log)));
+            tokio::spawn(serve_fake(stream, mode, Arc::clone(&shared)));
         }
     });
-    (format!("http://{addr}/sse"), posts)
+    (format!("http://{addr}/sse"), state)
 }
 
-async fn serve_fake(mut stream: TcpStream, mode: Fake, posts: Arc<Mutex<Vec<String>>>) {
+impl FakeState {
+    fn posts(&self) -> Vec<String> {
+        self.posts.lock().unwrap().clone()
+    }
+}
+
+async fn serve_fake(mut stream: TcpStream, mode: Fake, state: Arc<FakeState>) {
     let mut buf = Vec::new();
     loop {
         let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
@@ -227,19 +245,50 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, posts: Arc<Mutex<Vec<Stri
             let mut out = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".to_vec();
             match mode {
                 Fake::NoEndpoint => out.extend_from_slice(b": waiting\n\n"),
+                // A session this server does not know: POSTs are accepted, never answered.
                 Fake::SilentSession => {
                     out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=gone\n\n")
+                }
+                Fake::RefuseFirstPost => {
+                    out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=s1\n\n")
                 }
             }
             if stream.write_all(&out).await.is_err() {
                 return;
             }
-            // Hold the stream open until the client goes away.
+            let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+            *state.stream.lock().unwrap() = Some(tx);
+            // Forward messages until the client goes away.
             let mut sink = [0u8; 64];
-            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
-            return;
+            loop {
+                tokio::select! {
+                    message = rx.recv() => {
+                        let Some(message) = message else { return };
+                        let event = format!("event: message\ndata: {message}\n\n");
+                        if stream.write_all(event.as_bytes()).await.is_err() {
+                            return;
+                        }
+                    }
+                    read = stream.read(&mut sink) => {
+                        if !matches!(read, Ok(n) if n > 0) {
+                            return;
+                        }
+                    }
+                }
+            }
         }
-        posts.lock().unwrap().push(body);
+        let first = {
+            let mut posts = state.posts.lock().unwrap();
+            posts.push(format!("{head}\r\n\r\n{body}"));
+            posts.len() == 1
+        };
+        if mode == Fake::RefuseFirstPost && first {
+            let refusal = "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 6\r\n\r\nexpiry";
+            if stream.write_all(refusal.as_bytes()).await.is_err() {
+                return;
+            }
+            continue;
+        }
         if stream
             .write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
             .await
@@ -247,12 +296,22 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, posts: Arc<Mutex<Vec<Stri
         {
             return;
         }
+        if mode == Fake::RefuseFirstPost {
+            let message: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+            if message["method"] == "ping" {
+                let answer =
+                    serde_json::json!({"jsonrpc": "2.0", "id": message["id"], "result": {}});
+                if let Some(tx) = state.stream.lock().unwrap().as_ref() {
+                    let _ = tx.send(answer.to_string());
+                }
+            }
+        }
     }
 }
 
 #[tokio::test]
 async fn no_endpoint_within_deadline_is_an_error() {
-    let (url, _posts) = fake_server(Fake::NoEndpoint).await;
+    let (url, _state) = fake_server(Fake::NoEndpoint).await;
     let err = bounded(SseTransport::connect(
         config(&url).with_connect_timeout(Duration::from_millis(300)),
         Arc::new(Recorder::default()),
@@ -269,7 +328,7 @@ async fn no_endpoint_within_deadline_is_an_error() {
 
 #[tokio::test]
 async fn unknown_session_post_bounded_by_timeout() {
-    let (url, posts) = fake_server(Fake::SilentSession).await;
+    let (url, state) = fake_server(Fake::SilentSession).await;
     let (transport, _rec) = connect(&url).await;
     let err = bounded(transport.request(
         "tools/list",
@@ -282,23 +341,22 @@ async fn unknown_session_post_bounded_by_timeout() {
     assert_eq!(transport.pending_len(), 0);
     // The abandoned request is cancelled on the wire.
     assert!(
-        eventually(Duration::from_secs(10), || posts
-            .lock()
-            .unwrap()
+        eventually(Duration::from_secs(10), || state
+            .posts()
             .iter()
             .any(|b| b.contains("notifications/cancelled")))
         .await,
         "no notifications/cancelled: {:?}",
-        posts.lock().unwrap()
+        state.posts()
     );
-    let first = posts.lock().unwrap()[0].clone();
+    let first = state.posts()[0].clone();
     assert!(first.contains("\"method\":\"tools/list\""), "{first}");
     transport.close().await;
 }
 
 #[tokio::test]
 async fn caller_cancellation_sends_cancelled() {
-    let (url, posts) = fake_server(Fake::SilentSession).await;
+    let (url, state) = fake_server(Fake::SilentSession).await;
     let (transport, _rec) = connect(&url).await;
     let token = mcp_jsonrpc::CancelToken::new();
     let canceller = token.clone();
@@ -315,13 +373,9 @@ async fn caller_cancellation_sends_cancelled() {
         "{err}"
     );
     assert!(
-        eventually(Duration::from_secs(10), || posts
-            .lock()
-            .unwrap()
-            .iter()
-            .any(
-                |b| b.contains("notifications/cancelled") && b.contains("user pressed Esc")
-            ))
+        eventually(Duration::from_secs(10), || state.posts().iter().any(|b| b
+            .contains("notifications/cancelled")
+            && b.contains("user pressed Esc")))
         .await
     );
     transport.close().await;
@@ -406,5 +460,37 @@ async fn configured_headers_reach_the_stream_and_the_endpoint() {
         .await
         .unwrap();
     assert!(!format!("{transport:?}").contains("t0ken"));
+    transport.close().await;
+}
+
+#[tokio::test]
+async fn auth_hook_retries_a_refused_post_once() {
+    let (url, state) = fake_server(Fake::RefuseFirstPost).await;
+    let hook = Arc::new(TokenHook {
+        token: Some("fresh"),
+        asked: AtomicUsize::new(0),
+    });
+    let transport = bounded(SseTransport::connect(
+        config(&url).with_auth(hook.clone()),
+        Arc::new(Recorder::default()),
+    ))
+    .await
+    .unwrap();
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .expect("answered after the retry");
+    assert_eq!(pong.get(), "{}");
+    assert_eq!(hook.asked.load(Ordering::SeqCst), 1);
+    let posts = state.posts();
+    assert_eq!(posts.len(), 2, "{posts:?}");
+    assert!(!posts[0].to_ascii_lowercase().contains("authorization"));
+    assert!(
+        posts[1]
+            .to_ascii_lowercase()
+            .contains("authorization: bearer fresh"),
+        "{}",
+        posts[1]
+    );
+    assert!(posts[1].contains("\"method\":\"ping\""));
     transport.close().await;
 }
