@@ -97,3 +97,24 @@ async fn legacy_sse_stream_end_fails_pending_with_legacy_sse_stream_closed() {
     let after = bounded(client.list_tools(None)).await.unwrap_err();
     assert!(after.is_retryable_connection(), "{after}");
 }
+
+#[tokio::test]
+async fn malformed_and_unknown_messages_on_the_stream_are_dropped() {
+    // Before every answer the server sends a non-JSON message, a JSON message that is not
+    // JSON-RPC, and a response for an id nobody asked for.
+    let server = HttpServer::legacy_sse(&["--malformed", "--unknown-ids"]).await;
+    let client = bounded(mcp_client::Client::connect(
+        &server.config_as(TransportKind::Sse),
+        options(),
+    ))
+    .await
+    .expect("connect over legacy SSE");
+    for text in ["one", "two"] {
+        let echo = bounded(client.call_tool("echo", Some(json!({"text": text}))))
+            .await
+            .unwrap();
+        assert!(echo.text().contains(text), "{}", echo.text());
+    }
+    assert!(client.is_connected());
+    bounded(client.close()).await;
+}
