@@ -24,8 +24,8 @@ mod test_io;
 mod tls;
 
 pub use auth::AuthHook;
-pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use body::{ERROR_BODY_LIMIT, header_str, http_error, read_body_bounded, read_body_prefix};
+pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
 pub use headers::{CustomHeaders, RedactedHeaders, same_origin};
 pub use sse_stream::SseStream;
