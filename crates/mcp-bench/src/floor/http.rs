@@ -97,6 +97,8 @@ impl HttpFloor {
         let request = request
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| BenchError::BadReply(format!("cannot build request: {e}")))?;
+        // A reused connection may still be finishing the previous exchange on its task.
+        sender.ready().await?;
         let response = sender.send_request(request).await?;
         if let Some(session) = response.headers().get("mcp-session-id") {
             let _ = self.session.set(session.clone());
