@@ -3,8 +3,8 @@
 //! Builds `mcp-bench` in release, then for stdio and Streamable HTTP runs
 //! `mcp-bench-floor` and `mcp-bench` back to back on the same bench server for each case
 //! (sequential 5000, 20000 with 64 in flight, 500 × 1 MB), `--repeat` times alternating,
-//! keeping each client's fastest run. Then 50 concurrent connects against one. Speed is
-//! reported, never asserted: the command fails only when a benchmark itself fails.
+//! keeping each client's fastest run. Then 50 concurrent connects against one, per
+//! transport. Speed is reported, never asserted: the command fails only when a benchmark itself fails.
 //!
 //! `cargo xtask bench --callgrind` counts instructions instead (valgrind), for a fixed stdio
 //! run of both clients: repeatable on a noisy machine, to compare commits.
@@ -97,11 +97,15 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
             )?);
         }
     }
-    eprintln!("bench: client connect x{CONNECT_COUNT}");
-    let mut args = vec!["--count".to_owned(), CONNECT_COUNT.to_owned()];
-    args.extend(["--stdio-server".to_owned(), path_arg(&binaries.server)?]);
-    let connect = run_report(&binaries.connect, &args)?;
-    print_table(&rows, &connect, repeat);
+    let mut connects = Vec::new();
+    for transport in ["stdio", "http"] {
+        eprintln!("bench: {transport}, client connect x{CONNECT_COUNT}");
+        let server = Server::start(&binaries, transport)?;
+        let mut args = vec!["--count".to_owned(), CONNECT_COUNT.to_owned()];
+        args.extend(server.target_args());
+        connects.push((transport, run_report(&binaries.connect, &args)?));
+    }
+    print_table(&rows, &connects, repeat);
     Ok(())
 }
 
@@ -275,7 +279,7 @@ fn verdict(ratio: f64, target: f64) -> &'static str {
     if ratio <= target { "ok" } else { "OVER" }
 }
 
-fn print_table(rows: &[Row], connect: &Value, repeat: usize) {
+fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
     let runtime = std::env::var("MCP_BENCH_RUNTIME").unwrap_or_else(|_| "default".into());
     println!(
         "\nclient vs floor (best of {repeat}; MCP_BENCH_RUNTIME={runtime}); ratio = client / floor\n"
@@ -312,18 +316,20 @@ fn print_table(rows: &[Row], connect: &Value, repeat: usize) {
             verdict(rss, RSS_TARGET),
         );
     }
-    let one = connect["one_secs"].as_f64().unwrap_or(f64::NAN);
-    let all = connect["all_secs"].as_f64().unwrap_or(f64::NAN);
-    let times = connect["ratio"].as_f64().unwrap_or(f64::NAN);
-    println!(
-        "{:<30} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4}   (one connect vs {CONNECT_COUNT} at once, stdio)",
-        format!("client connect x{CONNECT_COUNT}"),
-        one,
-        all,
-        times,
-        CONNECT_TARGET,
-        verdict(times, CONNECT_TARGET),
-    );
+    for (transport, connect) in connects {
+        let one = connect["one_secs"].as_f64().unwrap_or(f64::NAN);
+        let all = connect["all_secs"].as_f64().unwrap_or(f64::NAN);
+        let times = connect["ratio"].as_f64().unwrap_or(f64::NAN);
+        println!(
+            "{:<30} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4}   (one connect vs {CONNECT_COUNT} at once)",
+            format!("{transport}  client connect x{CONNECT_COUNT}"),
+            one,
+            all,
+            times,
+            CONNECT_TARGET,
+            verdict(times, CONNECT_TARGET),
+        );
+    }
 }
 
 /// `--callgrind`: instructions executed by each client for the same fixed stdio run.
