@@ -31,6 +31,7 @@ mod ids;
 mod options;
 mod pending;
 mod sse;
+mod tasks;
 mod transport;
 
 pub use call::InFlight;
@@ -44,4 +45,5 @@ pub use options::{
 };
 pub use pending::PendingRequests;
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
+pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};
 pub use transport::{BoxFuture, NoopHandler, ServerRequestOutcome, Transport, TransportHandler};

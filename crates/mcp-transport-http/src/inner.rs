@@ -8,9 +8,8 @@ use std::time::Duration;
 use http::{HeaderValue, Response, StatusCode};
 use hyper::body::Incoming;
 use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error};
-use mcp_jsonrpc::{Error, RpcCore, TransportHandler};
-use tokio::task::{AbortHandle, JoinSet};
-use tokio_util::sync::CancellationToken;
+use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
+use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::HttpConfig;
@@ -32,9 +31,8 @@ pub(crate) struct Inner {
     headers: Mutex<CustomHeaders>,
     session: Mutex<Option<String>>,
     protocol: Mutex<Option<String>>,
-    /// Cancelled on close: every background task stops at its next await.
-    pub(crate) shutdown: CancellationToken,
-    tasks: Mutex<JoinSet<()>>,
+    /// Every background task; shut down on close, so none outlives the transport.
+    pub(crate) tasks: TransportTasks,
     pub(crate) listener: Mutex<Option<AbortHandle>>,
     closed_emitted: AtomicBool,
     pub(crate) close_started: AtomicBool,
@@ -61,8 +59,7 @@ impl Inner {
             headers: Mutex::new(headers),
             session: Mutex::new(None),
             protocol: Mutex::new(None),
-            shutdown: CancellationToken::new(),
-            tasks: Mutex::new(JoinSet::new()),
+            tasks: TransportTasks::new(),
             listener: Mutex::new(None),
             closed_emitted: AtomicBool::new(false),
             close_started: AtomicBool::new(false),
@@ -106,22 +103,12 @@ impl Inner {
         &self,
         task: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> AbortHandle {
-        let shutdown = self.shutdown.clone();
-        let mut tasks = lock(&self.tasks);
-        // Reap finished tasks so the set does not grow with every request.
-        while tasks.try_join_next().is_some() {}
-        tasks.spawn(async move {
-            tokio::select! {
-                () = task => {}
-                () = shutdown.cancelled() => {}
-            }
-        })
+        self.tasks.spawn(task)
     }
 
     /// Stop every background task now (close, drop).
     pub(crate) fn abort_tasks(&self) {
-        self.shutdown.cancel();
-        lock(&self.tasks).abort_all();
+        self.tasks.abort();
     }
 
     /// Emit closed, once per transport.
@@ -136,7 +123,7 @@ impl Inner {
     pub(crate) fn close_from_peer(&self, detail: &str) {
         if self.core.close(Some(detail.to_owned())) {
             tracing::debug!(detail, "Streamable HTTP transport closed by the server");
-            self.shutdown.cancel();
+            self.tasks.shutdown();
             self.emit_closed();
         }
     }

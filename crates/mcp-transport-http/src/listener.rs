@@ -78,7 +78,7 @@ impl Inner {
         }
         let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
         let end = self.follow_stream(stream, StreamRole::Listener).await;
-        if self.shutdown.is_cancelled() || self.core.is_closed() {
+        if self.tasks.is_shut_down() || self.core.is_closed() {
             return;
         }
         // An oversized event was reported when it was skipped.

@@ -99,7 +99,7 @@ impl Inner {
                 StreamRole::Listener => true,
                 StreamRole::Drain => false,
             };
-            if !wants_more || self.shutdown.is_cancelled() || self.core.is_closed() {
+            if !wants_more || self.tasks.is_shut_down() || self.core.is_closed() {
                 return end;
             }
             let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {

@@ -5,9 +5,10 @@ use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
-use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, Transport, TransportHandler};
+use mcp_jsonrpc::{
+    AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
+};
 use mcp_types::{RawValue, encode_notification};
-use tokio::task::AbortHandle;
 
 use crate::HttpConfig;
 use crate::inner::Inner;
@@ -80,19 +81,6 @@ impl HttpTransport {
     }
 }
 
-/// Aborts the request's POST task unless disarmed: a caller that gives up (timeout,
-/// cancellation, dropped future) stops reading its reply; one that got its answer lets the
-/// rest of the stream drain.
-struct AbortOnDrop(Option<AbortHandle>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if let Some(h) = self.0.take() {
-            h.abort();
-        }
-    }
-}
-
 impl Transport for HttpTransport {
     fn request<'a>(
         &'a self,
@@ -106,10 +94,10 @@ impl Transport for HttpTransport {
             let task = self
                 .inner
                 .spawn(Arc::clone(&self.inner).run_request(Bytes::from(frame), id));
-            let mut guard = AbortOnDrop(Some(task));
+            let mut guard = AbortOnDrop::new(task);
             let result = call.wait().await;
             match &result {
-                Ok(_) | Err(Error::Rpc(_)) => guard.0 = None,
+                Ok(_) | Err(Error::Rpc(_)) => guard.disarm(),
                 Err(e) => {
                     if let Some(params) = call.cancellation_params(e) {
                         self.send_cancelled(params);
@@ -132,15 +120,7 @@ impl Transport for HttpTransport {
             let mut frame = Vec::new();
             encode_notification(&mut frame, method, params.as_deref());
             let post = self.inner.post_notification(Bytes::from(frame));
-            match self.inner.config.timeout {
-                None => post.await,
-                Some(after) => tokio::time::timeout(after, post).await.unwrap_or_else(|_| {
-                    Err(Error::Timeout {
-                        method: method.to_owned(),
-                        after,
-                    })
-                }),
-            }
+            within_timeout(method, self.inner.config.timeout, post).await
         })
     }
 

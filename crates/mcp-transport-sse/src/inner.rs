@@ -11,9 +11,8 @@ use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
 use hyper::body::Incoming;
 use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error, read_body_prefix};
-use mcp_jsonrpc::{Error, RpcCore, TransportHandler};
-use tokio::task::{AbortHandle, JoinSet};
-use tokio_util::sync::CancellationToken;
+use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
+use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::SseConfig;
@@ -39,9 +38,8 @@ pub(crate) struct Inner {
     headers: Mutex<CustomHeaders>,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
-    /// Cancelled on close: every background task stops at its next await.
-    pub(crate) shutdown: CancellationToken,
-    tasks: Mutex<JoinSet<()>>,
+    /// Every background task; shut down on close, so none outlives the transport.
+    pub(crate) tasks: TransportTasks,
     closed_emitted: AtomicBool,
     pub(crate) close_started: AtomicBool,
 }
@@ -59,8 +57,7 @@ impl Inner {
             handler,
             headers: Mutex::new(headers),
             endpoint: OnceLock::new(),
-            shutdown: CancellationToken::new(),
-            tasks: Mutex::new(JoinSet::new()),
+            tasks: TransportTasks::new(),
             closed_emitted: AtomicBool::new(false),
             close_started: AtomicBool::new(false),
             config,
@@ -72,23 +69,13 @@ impl Inner {
         &self,
         task: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> AbortHandle {
-        let shutdown = self.shutdown.clone();
-        let mut tasks = lock(&self.tasks);
-        // Reap finished tasks so the set does not grow with every request.
-        while tasks.try_join_next().is_some() {}
-        tasks.spawn(async move {
-            tokio::select! {
-                () = task => {}
-                () = shutdown.cancelled() => {}
-            }
-        })
+        self.tasks.spawn(task)
     }
 
     /// Stop every background task now (close, drop): the event stream's connection is
     /// dropped with its task.
     pub(crate) fn abort_tasks(&self) {
-        self.shutdown.cancel();
-        lock(&self.tasks).abort_all();
+        self.tasks.abort();
     }
 
     /// Emit closed, once per transport.
@@ -107,7 +94,7 @@ impl Inner {
             .close_with(Some(detail.to_owned()), || Error::SseStreamClosed)
         {
             tracing::debug!(detail, "legacy SSE transport closed by the server");
-            self.shutdown.cancel();
+            self.tasks.shutdown();
             self.emit_closed();
         }
     }

@@ -5,9 +5,10 @@ use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
-use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, Transport, TransportHandler};
+use mcp_jsonrpc::{
+    AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
+};
 use mcp_types::{RawValue, encode_notification};
-use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::SseConfig;
@@ -106,18 +107,6 @@ impl SseTransport {
     }
 }
 
-/// Aborts the request's POST task unless disarmed: a caller that gives up (timeout,
-/// cancellation, dropped future) stops waiting for the POST too.
-struct AbortOnDrop(Option<AbortHandle>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if let Some(h) = self.0.take() {
-            h.abort();
-        }
-    }
-}
-
 impl Transport for SseTransport {
     fn request<'a>(
         &'a self,
@@ -138,11 +127,11 @@ impl Transport for SseTransport {
                     inner.core.pending().complete(&id, Err(e));
                 }
             });
-            let mut guard = AbortOnDrop(Some(task));
+            let mut guard = AbortOnDrop::new(task);
             let result = call.wait().await;
             match &result {
                 // The answer may overtake the POST's own reply: let the POST finish.
-                Ok(_) | Err(Error::Rpc(_)) => guard.0 = None,
+                Ok(_) | Err(Error::Rpc(_)) => guard.disarm(),
                 Err(e) => {
                     if let Some(params) = call.cancellation_params(e) {
                         self.send_cancelled(params);
@@ -165,15 +154,7 @@ impl Transport for SseTransport {
             let mut frame = Vec::new();
             encode_notification(&mut frame, method, params.as_deref());
             let post = self.inner.post(Bytes::from(frame));
-            match self.inner.config.timeout {
-                None => post.await,
-                Some(after) => tokio::time::timeout(after, post).await.unwrap_or_else(|_| {
-                    Err(Error::Timeout {
-                        method: method.to_owned(),
-                        after,
-                    })
-                }),
-            }
+            within_timeout(method, self.inner.config.timeout, post).await
         })
     }
 
