@@ -126,6 +126,14 @@ impl ServerConfig {
         self
     }
 
+    /// The configured headers as (name, value) pairs, the form the HTTP transports take.
+    pub fn header_pairs(&self) -> Vec<(String, String)> {
+        self.headers
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
     /// Which transport this config selects.
     pub fn transport_kind(&self) -> Result<TransportKind, Error> {
         match self.kind.as_deref() {

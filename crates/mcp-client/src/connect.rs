@@ -73,13 +73,7 @@ pub(crate) async fn connect_http(
 ) -> Result<Arc<dyn Transport>, Error> {
     use mcp_transport_http::{HttpConfig, HttpTransport};
     let mut http = HttpConfig::new(server_url(config)?)
-        .with_headers(
-            config
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        )
+        .with_headers(config.header_pairs())
         .with_timeout(config.resolved_timeout())
         .with_id_format(config.id_format()?);
     if let Some(hook) = &options.auth {
@@ -108,13 +102,7 @@ pub(crate) async fn connect_sse(
     use mcp_transport_sse::{DEFAULT_CONNECT_TIMEOUT, SseConfig, SseTransport};
     let timeout = config.resolved_timeout();
     let mut sse = SseConfig::new(server_url(config)?)
-        .with_headers(
-            config
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        )
+        .with_headers(config.header_pairs())
         .with_timeout(timeout)
         .with_id_format(config.id_format()?)
         // The endpoint event normally follows the GET at once; a short request timeout
