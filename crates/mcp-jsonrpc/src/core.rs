@@ -223,3 +223,122 @@ fn with_progress_token(params: Option<&RawValue>, id: &RequestId) -> Result<Box<
     );
     mcp_types::to_raw(&object).map_err(|e| Error::Protocol(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CancelToken;
+
+    fn reply(id: i64) -> Vec<u8> {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"ok":true}}}}"#).into_bytes()
+    }
+
+    #[tokio::test]
+    async fn no_pending_entry_survives_any_path() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(20)));
+
+        // Answered.
+        let (_, mut answered) = core.start_call("a", None, &RequestOptions::new()).unwrap();
+        core.dispatch(&reply(1), |i| assert!(matches!(i, Incoming::Delivered)));
+        assert!(answered.wait().await.is_ok());
+
+        // Timed out, then answered late: the late reply is ignored.
+        let (_, mut timed_out) = core.start_call("b", None, &RequestOptions::new()).unwrap();
+        assert!(matches!(timed_out.wait().await, Err(Error::Timeout { .. })));
+        assert!(
+            timed_out
+                .cancellation_params(&Error::Timeout {
+                    method: "b".into(),
+                    after: Duration::ZERO
+                })
+                .is_some()
+        );
+        drop(timed_out);
+        core.dispatch(&reply(2), |i| {
+            assert!(matches!(i, Incoming::Unmatched(RequestId::Number(2))))
+        });
+
+        // Cancelled by the caller, with its reason.
+        let token = CancelToken::new();
+        let options = RequestOptions::new()
+            .with_cancel(token.clone())
+            .with_timeout(Duration::ZERO);
+        let (_, mut cancelled) = core.start_call("c", None, &options).unwrap();
+        token.cancel("stop");
+        assert!(
+            matches!(cancelled.wait().await, Err(Error::Cancelled { reason }) if reason == "stop")
+        );
+        drop(cancelled);
+
+        // Abandoned: the caller drops the future without waiting.
+        let (_, abandoned) = core.start_call("d", None, &RequestOptions::new()).unwrap();
+        drop(abandoned);
+
+        // Error reply.
+        let (_, mut failed) = core.start_call("e", None, &RequestOptions::new()).unwrap();
+        core.dispatch(
+            br#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"nope"}}"#,
+            |_| {},
+        );
+        assert!(matches!(failed.wait().await, Err(Error::Rpc(e)) if e.code == -32601));
+        drop((answered, failed));
+        assert!(core.pending().is_empty(), "{:?}", core.pending());
+
+        // Closed while waiting: rejected with "Transport closed", and new calls are refused.
+        let (_, mut waiting) = core
+            .start_call(
+                "f",
+                None,
+                &RequestOptions::new().with_timeout(Duration::ZERO),
+            )
+            .unwrap();
+        assert!(core.close(Some("server exited with status 1".into())));
+        assert!(!core.close(None), "closed is reported once");
+        let err = waiting.wait().await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Transport closed: server exited with status 1"
+        );
+        assert!(matches!(
+            core.start_call("g", None, &RequestOptions::new()),
+            Err(Error::TransportClosed { .. })
+        ));
+        drop(waiting);
+        assert!(core.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn progress_is_routed_by_token_and_resets_the_timeout() {
+        let core = RpcCore::new(IdFormat::Number, None);
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&seen);
+        let options = RequestOptions::new()
+            .with_timeout(Duration::from_millis(60))
+            .with_progress(move |p| sink.lock().unwrap().push(p.progress))
+            .with_reset_timeout_on_progress(Duration::from_secs(5));
+        let params = mcp_types::to_raw(&serde_json::json!({"name": "slow"})).unwrap();
+        let (frame, mut call) = core
+            .start_call("tools/call", Some(params), &options)
+            .unwrap();
+        let frame = String::from_utf8(frame).unwrap();
+        assert!(frame.contains(r#""_meta":{"progressToken":1}"#), "{frame}");
+
+        let waiter = tokio::spawn(async move { call.wait().await });
+        for step in 1..=4 {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+            let note = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{step}}}}}"#
+            );
+            core.dispatch(note.as_bytes(), |i| {
+                assert!(matches!(i, Incoming::Delivered))
+            });
+        }
+        // 160 ms in: without the resets the 60 ms timeout would long have fired.
+        core.dispatch(&reply(1), |_| {});
+        assert!(waiter.await.unwrap().is_ok());
+        assert_eq!(*seen.lock().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+        // A progress notification for nobody is handed on, not swallowed.
+        let stray = br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":99,"progress":1}}"#;
+        core.dispatch(stray, |i| assert!(matches!(i, Incoming::Notification(_))));
+    }
+}
