@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_manager::ManagerError;
 use mcp_manager::config::ConfigError;
 
 /// Exit status: the command failed.
@@ -57,6 +58,15 @@ pub(crate) enum CliError {
         /// The bound.
         after: Duration,
     },
+    /// The manager gave up on the server, or it was disconnected meanwhile.
+    #[error("server \"{server}\": {source}")]
+    Manager {
+        /// The server.
+        server: String,
+        /// What the manager says (boxed: it can hold a client error, which is large).
+        #[source]
+        source: Box<ManagerError>,
+    },
     /// A tool the configuration's `enabledTools`/`disabledTools` hide.
     #[error(
         "server \"{server}\": tool \"{tool}\" is disabled by enabledTools/disabledTools in the configuration"
@@ -98,6 +108,35 @@ impl From<ConfigError> for CliError {
     }
 }
 
+impl From<ManagerError> for CliError {
+    /// Client, config and timeout errors keep the messages they have without a manager.
+    fn from(e: ManagerError) -> Self {
+        match e {
+            ManagerError::Client { server, source } => Self::client(&server, source, None),
+            ManagerError::Config { source, .. } => Self::Config(Arc::new(*source)),
+            ManagerError::ConnectTimeout { server, after } => {
+                Self::ConnectTimeout { server, after }
+            }
+            other => {
+                let server = match &other {
+                    ManagerError::UnknownServer(server)
+                    | ManagerError::Disabled(server)
+                    | ManagerError::Cancelled(server)
+                    | ManagerError::NotConnected { server, .. }
+                    | ManagerError::ReconnectStorm { server, .. }
+                    | ManagerError::Auth { server, .. } => server.clone(),
+                    // Tool-name errors: the CLI calls tools by server, so none arise.
+                    _ => String::new(),
+                };
+                Self::Manager {
+                    server,
+                    source: Box::new(other),
+                }
+            }
+        }
+    }
+}
+
 fn stderr_suffix(source: &mcp_client::Error, tail: Option<&str>) -> String {
     match tail.map(str::trim) {
         Some(t) if !t.is_empty() && !source.to_string().contains(t) => {
@@ -133,6 +172,7 @@ impl CliError {
             Self::UnknownServer { .. } => "unknown_server",
             Self::Disabled { .. } => "disabled",
             Self::Client { source, .. } => source.kind(),
+            Self::Manager { source, .. } => source.kind(),
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::ToolError { .. } => "tool_error",
@@ -148,6 +188,7 @@ impl CliError {
             Self::Config(e) => e.server(),
             Self::UnknownServer { name, .. } | Self::Disabled { name, .. } => Some(name),
             Self::Client { server, .. }
+            | Self::Manager { server, .. }
             | Self::ConnectTimeout { server, .. }
             | Self::ToolFiltered { server, .. }
             | Self::ToolError { server, .. } => Some(server),

@@ -7,7 +7,6 @@
 mod cli;
 mod commands;
 mod error;
-mod join;
 mod logging;
 mod output;
 mod progress;

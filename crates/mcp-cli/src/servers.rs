@@ -1,5 +1,5 @@
 //! Which servers there are (a config file, `--stdio`/`--url`, or the bundled demo) and
-//! connecting to them.
+//! connecting to them through an [`McpManager`], which also reconnects a server that died.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
 use mcp_manager::config::{ConfigError, McpConfig, ServerEntry, ToolFilter};
+use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
 use crate::cli::GlobalArgs;
 use crate::error::CliError;
@@ -34,9 +35,8 @@ pub(crate) struct ServerSet {
     source_name: String,
     /// `--timeout`.
     timeout_ms: Option<u64>,
-    /// Whether `${VAR}` references are expanded: in config files, yes; a `--stdio` command
-    /// line was already expanded by the user's shell.
-    expand_variables: bool,
+    /// Connects, holds and reconnects the usable entries.
+    manager: McpManager,
 }
 
 /// A live connection to one server.
@@ -50,19 +50,12 @@ pub(crate) struct Connection {
     pub tool_filter: ToolFilter,
 }
 
+/// Stands for `$` in values that must not be expanded (see [`ServerSet::verbatim`]).
+const DOLLAR_VARIABLE: &str = "__MCP_CLI_DOLLAR";
+
 impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
-        let adhoc = |config: ServerConfig, source_name: &str| Self {
-            entries: BTreeMap::from([(
-                ADHOC_NAME.to_owned(),
-                ServerEntry::new(ADHOC_NAME, config),
-            )]),
-            broken: Vec::new(),
-            source_name: source_name.to_owned(),
-            timeout_ms: global.timeout,
-            expand_variables: false,
-        };
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
                 CliError::Usage(format!("--stdio: cannot split {command_line:?}: {e}"))
@@ -70,16 +63,17 @@ impl ServerSet {
             let Some((command, args)) = words.split_first() else {
                 return Err(CliError::Usage("--stdio: empty command".into()));
             };
-            return Ok(adhoc(
-                ServerConfig::stdio(command.clone(), args.iter().cloned()),
+            let config = ServerConfig::stdio(command.clone(), args.iter().cloned());
+            return Ok(Self::verbatim(
+                ADHOC_NAME,
+                config,
                 "--stdio",
+                global.timeout,
             ));
         }
         if let Some(url) = &global.url {
-            return Ok(adhoc(
-                ServerConfig::remote(global.transport.kind(), url.clone()),
-                "--url",
-            ));
+            let config = ServerConfig::remote(global.transport.kind(), url.clone());
+            return Ok(Self::verbatim(ADHOC_NAME, config, "--url", global.timeout));
         }
         let path = match &global.config {
             Some(path) => Some(path.clone()),
@@ -90,7 +84,12 @@ impl ServerSet {
                 let config = McpConfig::load(&path)?;
                 Ok(Self::from_config(config, global.timeout))
             }
-            None => Self::demo(global.timeout),
+            None => {
+                let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
+                let config = ServerConfig::stdio(exe.display().to_string(), [DEMO_SERVER_ARG]);
+                let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
+                Ok(Self::verbatim(DEMO_NAME, config, source, global.timeout))
+            }
         }
     }
 
@@ -101,25 +100,67 @@ impl ServerSet {
             .into_iter()
             .map(|(name, e)| (name, Arc::new(e)))
             .collect();
+        // Config files get `${VAR}` expanded from the process environment at every
+        // (re)connect: the manager's default.
+        Self::new(
+            entries,
+            broken,
+            source_name,
+            timeout_ms,
+            ManagerOptions::new(client_options(timeout_ms)),
+        )
+    }
+
+    /// One server from the command line. Its values were already expanded by the user's
+    /// shell, but the manager expands `${...}` in every entry; so each `${` is written as a
+    /// reference to a variable only this manager knows, which expands back to `$`.
+    fn verbatim(
+        name: &str,
+        mut config: ServerConfig,
+        source_name: &str,
+        timeout_ms: Option<u64>,
+    ) -> Self {
+        let escape =
+            |value: &mut String| *value = value.replace("${", &format!("${{{DOLLAR_VARIABLE}}}{{"));
+        config.command.as_mut().map(escape);
+        config.args.iter_mut().for_each(escape);
+        config.url.as_mut().map(escape);
+        let options = ManagerOptions::new(client_options(timeout_ms))
+            .with_env(|variable| (variable == DOLLAR_VARIABLE).then(|| "$".to_owned()));
+        let entries = BTreeMap::from([(name.to_owned(), ServerEntry::new(name, config))]);
+        Self::new(
+            entries,
+            Vec::new(),
+            source_name.to_owned(),
+            timeout_ms,
+            options,
+        )
+    }
+
+    fn new(
+        entries: BTreeMap<String, ServerEntry>,
+        broken: Vec<(String, Arc<ConfigError>)>,
+        source_name: String,
+        timeout_ms: Option<u64>,
+        options: ManagerOptions,
+    ) -> Self {
+        let manager = McpManager::new(options);
+        for (name, entry) in &entries {
+            // Names are the keys of a map: they cannot collide.
+            let _ = manager.add_server(name.clone(), entry.clone());
+        }
         Self {
             entries,
             broken,
             source_name,
             timeout_ms,
-            expand_variables: true,
+            manager,
         }
     }
 
-    fn demo(timeout_ms: Option<u64>) -> Result<Self, CliError> {
-        let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-        let config = ServerConfig::stdio(exe.display().to_string(), [DEMO_SERVER_ARG]);
-        Ok(Self {
-            entries: BTreeMap::from([(DEMO_NAME.to_owned(), ServerEntry::new(DEMO_NAME, config))]),
-            broken: Vec::new(),
-            source_name: "the bundled demo (no .mcp.json or mcp.json in this directory)".to_owned(),
-            timeout_ms,
-            expand_variables: false,
-        })
+    /// The manager holding the connections.
+    pub(crate) fn manager(&self) -> &McpManager {
+        &self.manager
     }
 
     /// Every configured name, usable or not, in order.
@@ -165,67 +206,128 @@ impl ServerSet {
             .map(TransportKind::as_str)
     }
 
-    /// Connect to `name` (resolving `${VAR}`s now), bounded by its timeout.
+    /// The live connection to `name`: connected now if it is not (bounded by its timeout),
+    /// reconnected if it died.
     pub(crate) async fn connect(&self, name: &str) -> Result<Connection, CliError> {
         let entry = self.entry(name)?;
-        // Logged before expansion: resolved values may hold secrets.
-        tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
-        let mut config = if self.expand_variables {
-            entry.resolve_from_process_env()?
-        } else {
-            entry.config.clone()
+        let limit = self.connect_limit(entry);
+        let connection = |client: Client| Connection {
+            name: name.to_owned(),
+            client,
+            tool_filter: entry.tool_filter.clone(),
         };
-        if let Some(ms) = self.timeout_ms {
-            config.timeout = Some(ms);
+        let live = || self.manager.client(name).filter(Client::is_connected);
+        if let Some(client) = live() {
+            return Ok(connection(client));
         }
-        // The handshake's own request timeout usually fires first, with the precise error;
-        // this bound also covers spawning and a transport that never gets that far.
-        let limit = config
-            .resolved_timeout()
-            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN);
-        let mut options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
-        if let Some(timeout) = self.call_timeout() {
-            // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
-            // request, not only tools/call.
-            options = options.with_request_timeout(timeout);
+        // Logged unexpanded: resolved values may hold secrets.
+        tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
+        // Waits for a reconnect the manager already runs, or connects anew.
+        bounded(name, limit, self.manager.connect_server(name)).await?;
+        if live().is_none() {
+            // Connected but already dead, and the manager has not noticed yet: replace it.
+            bounded(name, limit, self.manager.reconnect_server(name)).await?;
         }
-        match tokio::time::timeout(limit, Client::connect(&config, options)).await {
-            Ok(Ok(client)) => {
-                tracing::info!(
-                    target: "mcp::cli",
-                    server = name,
-                    transport = client.transport_kind(),
-                    protocol_version = %client.protocol_version(),
-                    "connected"
-                );
-                Ok(Connection {
-                    name: name.to_owned(),
-                    client,
-                    tool_filter: entry.tool_filter.clone(),
-                })
-            }
-            Ok(Err(e)) => Err(CliError::client(name, e, None)),
-            Err(_) => Err(CliError::ConnectTimeout {
+        let client = live().ok_or_else(|| {
+            CliError::from(ManagerError::NotConnected {
                 server: name.to_owned(),
-                after: limit,
-            }),
-        }
+                status: "disconnected",
+            })
+        })?;
+        tracing::info!(
+            target: "mcp::cli",
+            server = name,
+            transport = client.transport_kind(),
+            protocol_version = %client.protocol_version(),
+            "connected"
+        );
+        Ok(connection(client))
     }
 
     /// Connect to each of `names` at the same time; results in the order of `names`.
     pub(crate) async fn connect_all(&self, names: &[String]) -> Vec<Result<Connection, CliError>> {
-        // `join_all` without a futures dependency: the futures borrow `self`, so they are
-        // polled in place rather than spawned.
-        let futures: Vec<_> = names
-            .iter()
-            .map(|name| Box::pin(self.connect(name)))
-            .collect();
-        crate::join::join_all(futures).await
+        let mut tasks = tokio::task::JoinSet::new();
+        for (i, name) in names.iter().enumerate() {
+            match self.entry(name) {
+                Ok(entry) => {
+                    let (manager, name) = (self.manager.clone(), name.clone());
+                    let limit = self.connect_limit(entry);
+                    // Spawned, so the manager's connects run in parallel; each is bounded.
+                    // A JoinSet aborts them when dropped (Ctrl-C), releasing the manager.
+                    tasks.spawn(async move {
+                        (
+                            i,
+                            bounded(&name, limit, manager.connect_server(&name)).await,
+                        )
+                    });
+                }
+                Err(e) => {
+                    tasks.spawn(async move { (i, Err(e)) });
+                }
+            }
+        }
+        let mut connected: Vec<Option<Result<(), CliError>>> = names.iter().map(|_| None).collect();
+        while let Some(joined) = tasks.join_next().await {
+            match joined {
+                Ok((i, result)) => connected[i] = Some(result),
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Err(_) => {} // cancelled: the runtime is shutting down
+            }
+        }
+        let mut results = Vec::with_capacity(names.len());
+        for (name, outcome) in names.iter().zip(connected) {
+            results.push(match outcome {
+                // Connected: what is left (a dead connection) is `connect`'s to handle.
+                Some(Ok(())) => self.connect(name).await,
+                Some(Err(e)) => Err(e),
+                None => Err(CliError::Interrupted),
+            });
+        }
+        results
     }
 
-    /// `--timeout` as a per-call timeout (`Duration::ZERO`, from `--timeout 0`, disables it).
-    pub(crate) fn call_timeout(&self) -> Option<Duration> {
-        self.timeout_ms.map(Duration::from_millis)
+    /// Close every connection gracefully and stop reconnecting.
+    pub(crate) async fn shutdown(&self) {
+        self.manager.shutdown().await;
+    }
+
+    /// The bound on connecting to `entry`. The manager bounds a connect by the server's
+    /// timeout, and the handshake's own request timeout usually fires first with the
+    /// precise error; this also covers a server whose timeouts are disabled.
+    fn connect_limit(&self, entry: &ServerEntry) -> Duration {
+        let mut config = entry.config.clone();
+        if let Some(ms) = self.timeout_ms {
+            config.timeout = Some(ms);
+        }
+        config
+            .resolved_timeout()
+            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
+    }
+}
+
+/// The client options for every server.
+fn client_options(timeout_ms: Option<u64>) -> ClientOptions {
+    let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
+    match timeout_ms {
+        // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
+        // request, not only tools/call.
+        Some(ms) => options.with_request_timeout(Duration::from_millis(ms)),
+        None => options,
+    }
+}
+
+/// `connect` of the manager, bounded by `limit`.
+async fn bounded(
+    name: &str,
+    limit: Duration,
+    connect: impl Future<Output = Result<(), ManagerError>>,
+) -> Result<(), CliError> {
+    match tokio::time::timeout(limit, connect).await {
+        Ok(result) => result.map_err(CliError::from),
+        Err(_) => Err(CliError::ConnectTimeout {
+            server: name.to_owned(),
+            after: limit,
+        }),
     }
 }
 

@@ -17,7 +17,6 @@ use tokio::io::AsyncBufReadExt as _;
 use crate::commands::{self, Context, Report, call, ping, prompts, resources, tools};
 use crate::error::{CliError, EXIT_FAILURE, exit};
 use crate::output::Outcome;
-use crate::servers::Connection;
 
 /// One parsed input line.
 #[derive(Debug, PartialEq)]
@@ -57,13 +56,10 @@ const USAGE: &str = "expected one of: call SERVER TOOL [ARGS_JSON], tools SERVER
 
 /// Run the shell until `quit` or end of input.
 pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
-    let mut pool: BTreeMap<String, Connection> = BTreeMap::new();
-    for (name, result) in upfront.iter().zip(ctx.servers.connect_all(upfront).await) {
-        match result {
-            Ok(connection) => {
-                pool.insert(name.clone(), connection);
-            }
-            Err(e) => commands::stderr_line(&format!("mcp: {}", e.one_line())),
+    // The manager keeps these connections (and reconnects them) across lines.
+    for result in ctx.servers.connect_all(upfront).await {
+        if let Err(e) = result {
+            commands::stderr_line(&format!("mcp: {}", e.one_line()));
         }
     }
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
@@ -84,14 +80,12 @@ pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCo
         }
         let result = match parse(line) {
             Ok(ShellCommand::Quit) => break,
-            Ok(command) => execute(ctx, &mut pool, command).await,
+            Ok(command) => execute(ctx, command).await,
             Err(e) => Err(e),
         };
         answer(json, result);
     }
-    for connection in pool.values() {
-        connection.client.close().await;
-    }
+    ctx.servers.shutdown().await;
     exit(status)
 }
 
@@ -113,58 +107,27 @@ fn answer(json: bool, result: Result<Report, CliError>) {
     }
 }
 
-/// The open connection to `name`, connecting (again, if it died) when needed.
-async fn connection(
-    ctx: &Context,
-    pool: &mut BTreeMap<String, Connection>,
-    name: &str,
-) -> Result<Connection, CliError> {
-    if let Some(connection) = pool.get(name) {
-        if connection.client.is_connected() {
-            return Ok(connection.clone());
-        }
-        connection.client.close().await;
-    }
-    let connection = ctx.servers.connect(name).await?;
-    pool.insert(name.to_owned(), connection.clone());
-    Ok(connection)
-}
-
-async fn execute(
-    ctx: &Context,
-    pool: &mut BTreeMap<String, Connection>,
-    command: ShellCommand,
-) -> Result<Report, CliError> {
+async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliError> {
+    // Connects on first use, and again after the server died.
+    let connection = async |server: &str| ctx.servers.connect(server).await;
     match command {
         ShellCommand::Call {
             server,
             tool,
             arguments,
-        } => {
-            call::call(
-                ctx,
-                &connection(ctx, pool, &server).await?,
-                &tool,
-                arguments,
-            )
-            .await
-        }
-        ShellCommand::Tools { server } => tools::one(&connection(ctx, pool, &server).await?).await,
-        ShellCommand::Resources { server } => {
-            resources::list(&connection(ctx, pool, &server).await?).await
-        }
+        } => call::call(ctx, &connection(&server).await?, &tool, arguments).await,
+        ShellCommand::Tools { server } => tools::one(&connection(&server).await?).await,
+        ShellCommand::Resources { server } => resources::list(&connection(&server).await?).await,
         ShellCommand::Read { server, uri } => {
-            resources::read(&connection(ctx, pool, &server).await?, &uri).await
+            resources::read(&connection(&server).await?, &uri).await
         }
-        ShellCommand::Prompts { server } => {
-            prompts::list(&connection(ctx, pool, &server).await?).await
-        }
+        ShellCommand::Prompts { server } => prompts::list(&connection(&server).await?).await,
         ShellCommand::Prompt {
             server,
             name,
             arguments,
-        } => prompts::get(&connection(ctx, pool, &server).await?, &name, arguments).await,
-        ShellCommand::Ping { server } => ping::ping(&connection(ctx, pool, &server).await?).await,
+        } => prompts::get(&connection(&server).await?, &name, arguments).await,
+        ShellCommand::Ping { server } => ping::ping(&connection(&server).await?).await,
         ShellCommand::Sleep(duration) => {
             tokio::time::sleep(duration).await;
             Ok(Outcome::new(Value::Null, String::new()).into())

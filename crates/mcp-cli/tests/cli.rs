@@ -834,3 +834,77 @@ fn ctrl_c_stops_a_call_and_exits_130() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn stdio_command_lines_are_used_as_written_without_variable_expansion() {
+    // The user's shell already expanded what it wanted; `${...}` left in is literal, even
+    // when the variable is set and even with a default.
+    let command = shell_words::join([
+        exe().display().to_string(),
+        "__demo-server".into(),
+        "--name".into(),
+        "${MCP_CLI_TEST_NAME}-${MCP_CLI_TEST_UNSET:-d}".into(),
+    ]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = mcp_env(
+        dir.path(),
+        &["--stdio", &command, "--json", "servers"],
+        "",
+        &[("MCP_CLI_TEST_NAME", "from-env")],
+    );
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(
+        run.json()["servers"][0]["server"]["name"],
+        "${MCP_CLI_TEST_NAME}-${MCP_CLI_TEST_UNSET:-d}",
+        "{run:?}"
+    );
+}
+
+#[test]
+fn shell_reconnects_for_every_kind_of_command_after_the_server_died() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = "call demo crash {\"code\": 1}\nping demo\ncall demo crash {\"code\": 1}\ntools demo\nread demo test://static/hello\n";
+    let run = mcp_in(dir.path(), &["--json", "shell", "demo"], script);
+    assert_eq!(run.code(), 0, "{run:?}");
+    let answers: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(answers.len(), 5, "{run:?}");
+    assert_eq!(answers[0]["ok"], false, "{run:?}");
+    assert_eq!(answers[1]["result"]["ok"], true, "{run:?}");
+    assert_eq!(answers[2]["ok"], false, "{run:?}");
+    assert!(
+        answers[3]["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty()),
+        "{run:?}"
+    );
+    assert_eq!(
+        answers[4]["result"]["contents"][0]["text"], "Hello, world!",
+        "{run:?}"
+    );
+}
+
+#[test]
+fn servers_connects_every_server_and_reports_each_in_json() {
+    let dir = dir_with_config(serde_json::json!({
+        "a": demo_entry(),
+        "b": demo_entry(),
+        "c": {"command": "/nonexistent/mcp-server"},
+    }));
+    let run = mcp_in(dir.path(), &["--json", "servers"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    let servers = run.json()["servers"].clone();
+    let status = |i: usize| servers[i]["status"].as_str().map(str::to_owned);
+    assert_eq!(servers[0]["name"], "a", "{run:?}");
+    assert_eq!(status(0).as_deref(), Some("connected"), "{run:?}");
+    assert_eq!(status(1).as_deref(), Some("connected"), "{run:?}");
+    assert!(
+        servers[0]["tools"].as_u64().is_some_and(|n| n > 0),
+        "{run:?}"
+    );
+    assert_eq!(status(2).as_deref(), Some("error"), "{run:?}");
+    assert_eq!(servers[2]["error"]["server"], "c", "{run:?}");
+}

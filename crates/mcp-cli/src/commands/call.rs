@@ -1,6 +1,7 @@
 //! `call SERVER TOOL [ARGS_JSON]`.
 
 use mcp_client::RequestOptions;
+use mcp_manager::ManagerError;
 use mcp_types::CallToolRequestParams;
 use serde_json::{Map, Value};
 
@@ -47,17 +48,39 @@ pub(crate) async fn call(
             tool: tool.to_owned(),
         });
     }
-    let mut params = CallToolRequestParams::new(tool);
-    if let Some(arguments) = arguments {
-        params = params.with_arguments(arguments);
-    }
     // `--timeout` reaches this call through the client's request timeout (see servers.rs).
     let options = ctx.progress.attach(RequestOptions::new());
-    let result = connection
-        .client
-        .call_tool_with(params, options)
-        .await
-        .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)));
+    let manager = ctx.servers.manager();
+    let listed = manager
+        .tools()
+        .into_iter()
+        .find(|t| t.server == connection.name && t.tool.name == tool);
+    let result = match listed {
+        // Through the manager: a connection lost mid-call is re-established and the call
+        // retried once.
+        Some(listed) => manager
+            .call_tool_with(&listed.name, arguments.map(Value::Object), options)
+            .await
+            .map_err(|e| match e {
+                // The server's stderr tail from the connection the call started on.
+                ManagerError::Client { server, source } => {
+                    CliError::client(&server, source, Some(&connection.client))
+                }
+                other => other.into(),
+            }),
+        // A tool the server did not list: ask it anyway, so its own error is shown.
+        None => {
+            let mut params = CallToolRequestParams::new(tool);
+            if let Some(arguments) = arguments {
+                params = params.with_arguments(arguments);
+            }
+            connection
+                .client
+                .call_tool_with(params, options)
+                .await
+                .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))
+        }
+    };
     ctx.progress.finish();
     let result = result?;
     let outcome = Outcome::new(output::json(&result), output::call_result(&result));

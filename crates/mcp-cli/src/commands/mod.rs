@@ -1,5 +1,5 @@
-//! One module per subcommand. Each operation takes a live [`Connection`], so the one-shot
-//! commands and `shell` share them.
+//! One module per subcommand. Each operation takes a live [`Connection`] from the
+//! manager, so the one-shot commands and `shell` share them.
 
 pub(crate) mod call;
 pub(crate) mod ping;
@@ -118,22 +118,20 @@ async fn execute(cli: Cli) -> ExitCode {
         Command::Shell { servers } => return crate::shell::run(&ctx, json, &servers).await,
     };
     ctx.progress.finish();
+    ctx.servers.shutdown().await;
     match report {
         Ok(report) => print_report(json, report),
         Err(e) => print_error(json, &e),
     }
 }
 
-/// Connect to `server`, run `f`, close the connection.
+/// Connect to `server` only and run `f` (the caller shuts the manager down).
 async fn one(
     ctx: &Context,
     server: &str,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
 ) -> Result<Report, CliError> {
-    let connection = ctx.servers.connect(server).await?;
-    let result = f(&connection).await;
-    connection.client.close().await;
-    result
+    f(&ctx.servers.connect(server).await?).await
 }
 
 fn print_report(json: bool, report: Report) -> ExitCode {

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::{Context, Report};
 use crate::error::{CliError, EXIT_FAILURE};
 use crate::output::Outcome;
+use crate::servers::Connection;
 
 /// What one server turned out to be.
 enum Status {
@@ -29,11 +30,16 @@ struct Connected {
 /// enabled server failed.
 pub(crate) async fn servers(ctx: &Context) -> Report {
     let names = ctx.servers.names();
-    let futures: Vec<_> = names
-        .iter()
-        .map(|name| Box::pin(probe(ctx, name)))
-        .collect();
-    let statuses = crate::join::join_all(futures).await;
+    let statuses = ctx
+        .servers
+        .connect_all(&names)
+        .await
+        .into_iter()
+        .map(|connection| match connection {
+            Ok(connection) => connected(ctx, &connection),
+            Err(CliError::Disabled { .. }) => Status::Disabled,
+            Err(e) => Status::Failed(e),
+        });
 
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let mut text = String::new();
@@ -93,48 +99,27 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
     }
 }
 
-async fn probe(ctx: &Context, name: &str) -> Status {
-    match ctx.servers.entry(name) {
-        Ok(_) => {}
-        Err(CliError::Disabled { .. }) => return Status::Disabled,
-        Err(e) => return Status::Failed(e),
-    }
-    let connection = match ctx.servers.connect(name).await {
-        Ok(connection) => connection,
-        Err(e) => return Status::Failed(e),
-    };
+/// What the manager learned while connecting: the lists were loaded then.
+fn connected(ctx: &Context, connection: &Connection) -> Status {
+    let manager = ctx.servers.manager();
     let client = &connection.client;
     let capabilities = client.server_capabilities();
-    let fail = |e| CliError::client(name, e, Some(client));
-    let counts = async {
-        let tools = match capabilities.tools {
-            Some(_) => Some(super::tools::fetch(&connection).await?.len()),
-            None => None,
-        };
-        let resources = match capabilities.resources {
-            Some(_) => Some(client.list_all_resources().await.map_err(fail)?.len()),
-            None => None,
-        };
-        let prompts = match capabilities.prompts {
-            Some(_) => Some(client.list_all_prompts().await.map_err(fail)?.len()),
-            None => None,
-        };
-        Ok::<_, CliError>((tools, resources, prompts))
-    }
-    .await;
+    let mine = |server: &String| *server == connection.name;
     let info = client.server_info();
-    let status = match counts {
-        Ok((tools, resources, prompts)) => Status::Connected(Box::new(Connected {
-            transport: client.transport_kind().to_owned(),
-            server_name: info.name,
-            server_version: info.version,
-            protocol_version: client.protocol_version(),
-            tools,
-            resources,
-            prompts,
-        })),
-        Err(e) => Status::Failed(e),
-    };
-    client.close().await;
-    status
+    Status::Connected(Box::new(Connected {
+        transport: client.transport_kind().to_owned(),
+        server_name: info.name,
+        server_version: info.version,
+        protocol_version: client.protocol_version(),
+        // The manager's tool list is already filtered by enabledTools/disabledTools.
+        tools: capabilities
+            .tools
+            .map(|_| manager.tools().iter().filter(|t| mine(&t.server)).count()),
+        resources: capabilities
+            .resources
+            .map(|_| manager.resources().iter().filter(|(s, _)| mine(s)).count()),
+        prompts: capabilities
+            .prompts
+            .map(|_| manager.prompts().iter().filter(|(s, _)| mine(s)).count()),
+    }))
 }

@@ -46,18 +46,13 @@ pub(crate) async fn all(ctx: &Context) -> Report {
             Err(e) => problems.push(e),
         }
     }
-    let futures: Vec<_> = names
-        .iter()
-        .map(|name| {
-            Box::pin(async move {
-                let connection = ctx.servers.connect(name).await?;
-                let tools = fetch(&connection).await;
-                connection.client.close().await;
-                tools
-            })
-        })
-        .collect();
-    let results = crate::join::join_all(futures).await;
+    let mut results = Vec::with_capacity(names.len());
+    for connection in ctx.servers.connect_all(&names).await {
+        results.push(match connection {
+            Ok(connection) => fetch(&connection).await,
+            Err(e) => Err(e),
+        });
+    }
 
     let mut text = String::new();
     let mut entries: Vec<Value> = problems
