@@ -50,9 +50,6 @@ pub(crate) struct Connection {
     pub tool_filter: ToolFilter,
 }
 
-/// Stands for `$` in values that must not be expanded (see [`ServerSet::verbatim`]).
-const DOLLAR_VARIABLE: &str = "__MCP_CLI_DOLLAR";
-
 impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
@@ -111,29 +108,21 @@ impl ServerSet {
         )
     }
 
-    /// One server from the command line. Its values were already expanded by the user's
-    /// shell, but the manager expands `${...}` in every entry; so each `${` is written as a
-    /// reference to a variable only this manager knows, which expands back to `$`.
+    /// One server from the command line: its values were already expanded by the user's
+    /// shell, so the manager must use them as written.
     fn verbatim(
         name: &str,
-        mut config: ServerConfig,
+        config: ServerConfig,
         source_name: &str,
         timeout_ms: Option<u64>,
     ) -> Self {
-        let escape =
-            |value: &mut String| *value = value.replace("${", &format!("${{{DOLLAR_VARIABLE}}}{{"));
-        config.command.as_mut().map(escape);
-        config.args.iter_mut().for_each(escape);
-        config.url.as_mut().map(escape);
-        let options = ManagerOptions::new(client_options(timeout_ms))
-            .with_env(|variable| (variable == DOLLAR_VARIABLE).then(|| "$".to_owned()));
-        let entries = BTreeMap::from([(name.to_owned(), ServerEntry::new(name, config))]);
+        let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
         Self::new(
             entries,
             Vec::new(),
             source_name.to_owned(),
             timeout_ms,
-            options,
+            ManagerOptions::new(client_options(timeout_ms)),
         )
     }
 

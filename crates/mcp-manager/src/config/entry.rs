@@ -40,6 +40,9 @@ pub struct ServerEntry {
     /// directory the file is in, else the file's own directory (set by
     /// [`McpConfig::load`](super::McpConfig::load)).
     pub workspace_folder: Option<PathBuf>,
+    /// Whether [`resolve`](Self::resolve) expands `${...}` references: `true` for entries
+    /// from config files, `false` for [`verbatim`](Self::verbatim) ones.
+    pub expand_variables: bool,
 }
 
 /// Authentication settings as written in the entry (`auth`, or Claude Code's `oauth`).
@@ -78,16 +81,30 @@ impl ServerEntry {
             auth: None,
             position: None,
             workspace_folder: None,
+            expand_variables: true,
+        }
+    }
+
+    /// An entry whose values are used exactly as given, without `${...}` expansion: for a
+    /// command line the user's shell has already expanded (`mcp --stdio '...'`).
+    pub fn verbatim(name: impl Into<String>, config: ServerConfig) -> Self {
+        Self {
+            expand_variables: false,
+            ..Self::new(name, config)
         }
     }
 
     /// The config with `${VAR}`, `${VAR:-default}` and `${env:VAR}` expanded in `command`,
     /// `args`, `env` values, `cwd`, `url` and `headers` values, looking variables up with
-    /// `env`. VS Code's `${workspaceFolder}` and `${userHome}` are answered too.
+    /// `env`. VS Code's `${workspaceFolder}` and `${userHome}` are answered too. A
+    /// [`verbatim`](Self::verbatim) entry comes back unchanged.
     pub fn resolve(
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<ServerConfig, ConfigError> {
+        if !self.expand_variables {
+            return Ok(self.config.clone());
+        }
         let lookup = |name: &str| match name {
             "workspaceFolder" => self
                 .workspace_folder

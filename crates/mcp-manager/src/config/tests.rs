@@ -448,3 +448,15 @@ fn load_reads_a_file_and_names_it_in_errors() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verbatim_entries_are_not_expanded() {
+    let config = mcp_client::ServerConfig::stdio("echo", ["${HOME}", "${UNSET_VARIABLE}"]);
+    let entry = ServerEntry::verbatim("adhoc", config.clone());
+    assert_eq!(entry.resolve(&|_| None).unwrap(), config);
+    let expanded = ServerEntry::new("adhoc", config);
+    assert!(
+        expanded.resolve(&|_| None).is_err(),
+        "a normal entry still needs its variables"
+    );
+}
