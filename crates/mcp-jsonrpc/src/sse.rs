@@ -367,10 +367,10 @@ impl fmt::Debug for SseParser {
     }
 }
 
-/// The first CR or LF. A plain byte scan; `memchr::memchr2` (already in the dependency graph
-/// through serde_json) is the drop-in upgrade if profiles ever point here.
+/// The first CR or LF. memchr scans a word at a time (SIMD where available); a byte loop
+/// is what profiles of large events showed as the biggest cost of line splitting.
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n' || b == b'\r')
+    memchr::memchr2(b'\n', b'\r', bytes)
 }
 
 /// Invalid UTF-8 becomes U+FFFD, as the spec's UTF-8 decode does.

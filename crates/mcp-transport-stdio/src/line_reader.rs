@@ -39,7 +39,9 @@ impl LineSplitter {
     /// Take bytes from `chunk`, stopping after the first newline. Returns how many bytes were
     /// used and the event they completed, if any.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> (usize, Option<LineEvent>) {
-        match chunk.iter().position(|&b| b == b'\n') {
+        // memchr scans a word at a time (SIMD where available): with 1 MB replies a byte loop
+        // here was 40 % of the client's instructions.
+        match memchr::memchr(b'\n', chunk) {
             Some(i) => {
                 let event = if std::mem::take(&mut self.discarding) {
                     None

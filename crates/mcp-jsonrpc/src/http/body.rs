@@ -3,6 +3,7 @@
 use bytes::{Bytes, BytesMut};
 use http::Response;
 use http_body_util::BodyExt;
+use hyper::body::Body as _;
 use hyper::body::Incoming;
 
 use crate::Error;
@@ -13,7 +14,13 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 /// Read a whole body, failing with [`Error::MessageTooLarge`] as soon as it grows past
 /// `limit` bytes (the rest is not read).
 pub async fn read_body_bounded(mut body: Incoming, limit: usize) -> Result<Bytes, Error> {
-    let mut buf = BytesMut::new();
+    // With a Content-Length the size is known up front: refuse an oversized body before
+    // reading it, and allocate once instead of growing (and copying) as frames arrive.
+    let expected = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
+    if expected > limit {
+        return Err(Error::MessageTooLarge { limit });
+    }
+    let mut buf = BytesMut::with_capacity(expected);
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(body_error)?;
         if let Ok(data) = frame.into_data() {
