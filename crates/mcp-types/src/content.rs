@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::tagged::{from_tagged_object, tag_of, to_tagged_value};
+use crate::tagged::{TaggedEnum, deserialize_tagged, to_tagged_value};
 use crate::{Extra, Icon, Meta, ResourceContents};
 
 /// Who a message or piece of data is from or for.
@@ -384,26 +384,54 @@ impl Serialize for ContentBlock {
 
 impl<'de> Deserialize<'de> for ContentBlock {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let value = Value::deserialize(deserializer)?;
-        let Value::Object(object) = value else {
-            return Err(D::Error::custom(format!(
-                "content block must be an object, got {value}"
-            )));
-        };
-        let tag = tag_of(&object, "type").map_err(D::Error::custom)?;
-        let Some(tag) = tag else {
-            return Err(D::Error::custom("content block has no `type`"));
-        };
-        let block = match tag.as_str() {
-            "text" => from_tagged_object(object, "type").map(Self::Text),
-            "image" => from_tagged_object(object, "type").map(Self::Image),
-            "audio" => from_tagged_object(object, "type").map(Self::Audio),
-            "resource_link" => from_tagged_object(object, "type").map(Self::ResourceLink),
-            "resource" => from_tagged_object(object, "type").map(Self::Resource),
-            _ => Ok(Self::Unknown(Value::Object(object))),
-        };
-        block.map_err(|e| D::Error::custom(format!("invalid content block: {e}")))
+        deserialize_tagged(deserializer)
+    }
+}
+
+impl TaggedEnum for ContentBlock {
+    const WHAT: &'static str = "content block";
+    const TAG_KEY: &'static str = "type";
+
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag,
+            "text" | "image" | "audio" | "resource_link" | "resource"
+        )
+    }
+
+    fn decode_known<'de, D: Deserializer<'de>>(tag: &str, body: D) -> Result<Self, D::Error> {
+        // `extra.remove`: a repeated `type` member must not land in `extra` (the first wins).
+        Ok(match tag {
+            "text" => {
+                let mut c = TextContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Text(c)
+            }
+            "image" => {
+                let mut c = ImageContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Image(c)
+            }
+            "audio" => {
+                let mut c = AudioContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Audio(c)
+            }
+            "resource_link" => {
+                let mut c = ResourceLink::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::ResourceLink(c)
+            }
+            _ => {
+                let mut c = EmbeddedResource::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Resource(c)
+            }
+        })
+    }
+
+    fn unknown(object: serde_json::Map<String, Value>) -> Self {
+        Self::Unknown(Value::Object(object))
     }
 }
 
@@ -440,6 +468,79 @@ mod tests {
         assert!(err.to_string().contains("no `type`"), "{err}");
         let err = serde_json::from_value::<ContentBlock>(json!("text")).unwrap_err();
         assert!(err.to_string().contains("must be an object"), "{err}");
+    }
+
+    #[test]
+    fn tag_first_or_later_decodes_the_same_from_text() {
+        // Tag first takes the single-pass path, tag later the collected-map path.
+        let first = r#"{"type":"text","text":"hi","future":1,"_meta":{"k":"v"}}"#;
+        let later = r#"{"text":"hi","future":1,"_meta":{"k":"v"},"type":"text"}"#;
+        let a: ContentBlock = serde_json::from_str(first).unwrap();
+        let b: ContentBlock = serde_json::from_str(later).unwrap();
+        assert_eq!(a, b);
+        let ContentBlock::Text(text) = &a else {
+            panic!("expected text, got {a:?}");
+        };
+        assert_eq!(text.text, "hi");
+        assert_eq!(text.extra.get("future"), Some(&json!(1)));
+        assert!(!text.extra.contains_key("type"), "{text:?}");
+        assert_eq!(text.meta.as_ref().unwrap()["k"], json!("v"));
+    }
+
+    #[test]
+    fn unknown_type_first_in_text_is_kept_whole() {
+        let raw = r#"{"type":"hologram","frames":[1,2],"_meta":{"a":true}}"#;
+        let block: ContentBlock = serde_json::from_str(raw).unwrap();
+        assert_eq!(block.kind(), "hologram");
+        assert_eq!(
+            serde_json::to_value(&block).unwrap(),
+            serde_json::from_str::<Value>(raw).unwrap()
+        );
+    }
+
+    #[test]
+    fn repeated_type_member_never_lands_in_extra() {
+        let block: ContentBlock =
+            serde_json::from_str(r#"{"type":"text","text":"hi","type":"text"}"#).unwrap();
+        let ContentBlock::Text(text) = &block else {
+            panic!("expected text, got {block:?}");
+        };
+        assert!(text.extra.is_empty(), "{text:?}");
+    }
+
+    #[test]
+    fn bad_tags_and_bodies_from_text_are_errors() {
+        for (raw, needle) in [
+            (r#"{"type":5,"text":"x"}"#, "`type` to be a string"),
+            (r#"{"text":"x","type":5}"#, "`type` must be a string"),
+            (r#"{"type":"text"}"#, "missing field `text`"),
+            (r#"{"type":"image","data":"AA=="}"#, "mimeType"),
+            (r#"{"type":"text","text":7}"#, "invalid type"),
+            ("{}", "no `type`"),
+            (r#"{"text":"x"}"#, "no `type`"),
+            ("[]", "must be an object"),
+        ] {
+            let err = serde_json::from_str::<ContentBlock>(raw).unwrap_err();
+            assert!(err.to_string().contains(needle), "{raw}: {err}");
+        }
+    }
+
+    #[test]
+    fn decodes_through_serdes_buffered_content_too() {
+        // An untagged enum buffers its input and replays it through serde's own
+        // deserializer: the tagged decoding must not depend on serde_json's.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Block(ContentBlock),
+        }
+        let Either::Block(block) =
+            serde_json::from_str(r#"{"type":"text","text":"hi","x":[1]}"#).unwrap();
+        let ContentBlock::Text(text) = &block else {
+            panic!("expected text, got {block:?}");
+        };
+        assert_eq!(text.text, "hi");
+        assert_eq!(text.extra.get("x"), Some(&json!([1])));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::tagged::{from_tagged_object, tag_of, to_tagged_value};
+use crate::tagged::{TaggedEnum, deserialize_tagged, to_tagged_value};
 use crate::{AudioContent, ContentBlock, Extra, ImageContent, Meta, Role, TextContent, Tool};
 
 /// Standard `stopReason` values; the member is an open string.
@@ -428,25 +428,51 @@ impl Serialize for SamplingContent {
 
 impl<'de> Deserialize<'de> for SamplingContent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let value = Value::deserialize(deserializer)?;
-        let Value::Object(object) = value else {
-            return Err(D::Error::custom(format!(
-                "sampling content must be an object, got {value}"
-            )));
-        };
-        let Some(tag) = tag_of(&object, "type").map_err(D::Error::custom)? else {
-            return Err(D::Error::custom("sampling content has no `type`"));
-        };
-        let block = match tag.as_str() {
-            "text" => from_tagged_object(object, "type").map(Self::Text),
-            "image" => from_tagged_object(object, "type").map(Self::Image),
-            "audio" => from_tagged_object(object, "type").map(Self::Audio),
-            "tool_use" => from_tagged_object(object, "type").map(Self::ToolUse),
-            "tool_result" => from_tagged_object(object, "type").map(Self::ToolResult),
-            _ => Ok(Self::Unknown(Value::Object(object))),
-        };
-        block.map_err(|e| D::Error::custom(format!("invalid sampling content: {e}")))
+        deserialize_tagged(deserializer)
+    }
+}
+
+impl TaggedEnum for SamplingContent {
+    const WHAT: &'static str = "sampling content";
+    const TAG_KEY: &'static str = "type";
+
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "tool_use" | "tool_result")
+    }
+
+    fn decode_known<'de, D: Deserializer<'de>>(tag: &str, body: D) -> Result<Self, D::Error> {
+        // `extra.remove`: a repeated `type` member must not land in `extra` (the first wins).
+        Ok(match tag {
+            "text" => {
+                let mut c = TextContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Text(c)
+            }
+            "image" => {
+                let mut c = ImageContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Image(c)
+            }
+            "audio" => {
+                let mut c = AudioContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::Audio(c)
+            }
+            "tool_use" => {
+                let mut c = ToolUseContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::ToolUse(c)
+            }
+            _ => {
+                let mut c = ToolResultContent::deserialize(body)?;
+                c.extra.remove(Self::TAG_KEY);
+                Self::ToolResult(c)
+            }
+        })
+    }
+
+    fn unknown(object: Map<String, Value>) -> Self {
+        Self::Unknown(Value::Object(object))
     }
 }
 
