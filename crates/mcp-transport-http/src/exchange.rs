@@ -13,7 +13,8 @@ use crate::wire::{Outgoing, ReplyKind, reply_kind};
 
 impl Inner {
     /// POST request `frame` and deliver its reply; on failure, reject the pending call.
-    /// Runs on its own task so the rest of an SSE reply drains after our response.
+    /// Polled inside the request's own future; when our response arrives while an SSE reply
+    /// still has work (draining, resuming), the request moves the rest onto a task.
     pub(crate) async fn run_request(self: Arc<Self>, frame: Bytes, id: RequestId) {
         if let Err(e) = self.post_request(frame, &id).await {
             // `false` when the caller already gave up or was answered: nothing to do.

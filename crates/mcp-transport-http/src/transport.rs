@@ -5,9 +5,7 @@ use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
-use mcp_jsonrpc::{
-    AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
-};
+use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout};
 use mcp_types::{RawValue, encode_notification};
 
 use crate::HttpConfig;
@@ -91,14 +89,35 @@ impl Transport for HttpTransport {
         Box::pin(async move {
             let (frame, mut call) = self.inner.core.start_call(method, params, &options)?;
             let id = call.id().clone();
-            let task = self
-                .inner
-                .spawn(Arc::clone(&self.inner).run_request(Bytes::from(frame), id));
-            let mut guard = AbortOnDrop::new(task);
-            let result = call.wait().await;
+            // The POST runs inside this future, beside the wait: no task per request. It is
+            // boxed so that, when our reply arrives while its SSE stream still has work (the
+            // rest to drain, a resumption), that remainder can move to a background task.
+            let mut exchange = Some(Box::pin(
+                Arc::clone(&self.inner).run_request(Bytes::from(frame), id),
+            ));
+            let result = {
+                let wait = call.wait();
+                tokio::pin!(wait);
+                loop {
+                    let Some(running) = exchange.as_mut() else {
+                        break wait.await;
+                    };
+                    tokio::select! {
+                        biased;
+                        result = &mut wait => break result,
+                        () = running => exchange = None,
+                    }
+                }
+            };
             match &result {
-                Ok(_) | Err(Error::Rpc(_)) => guard.disarm(),
+                Ok(_) | Err(Error::Rpc(_)) => {
+                    if let Some(rest) = exchange {
+                        self.inner.spawn(rest);
+                    }
+                }
                 Err(e) => {
+                    // Timed out, cancelled, closed: the POST stops with this future.
+                    drop(exchange);
                     if let Some(params) = call.cancellation_params(e) {
                         self.send_cancelled(params);
                     }
