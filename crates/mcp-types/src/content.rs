@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::tagged::{TaggedEnum, deserialize_tagged, to_tagged_value};
+use crate::tagged::{TaggedEnum, decode_body, deserialize_tagged, tagged_bodies, to_tagged_value};
 use crate::{Extra, Icon, Meta, ResourceContents};
 
 /// Who a message or piece of data is from or for.
@@ -400,33 +400,12 @@ impl TaggedEnum for ContentBlock {
     }
 
     fn decode_known<'de, D: Deserializer<'de>>(tag: &str, body: D) -> Result<Self, D::Error> {
-        // `extra.remove`: a repeated `type` member must not land in `extra` (the first wins).
         Ok(match tag {
-            "text" => {
-                let mut c = TextContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Text(c)
-            }
-            "image" => {
-                let mut c = ImageContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Image(c)
-            }
-            "audio" => {
-                let mut c = AudioContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Audio(c)
-            }
-            "resource_link" => {
-                let mut c = ResourceLink::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::ResourceLink(c)
-            }
-            _ => {
-                let mut c = EmbeddedResource::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Resource(c)
-            }
+            "text" => Self::Text(decode_body(body, Self::TAG_KEY)?),
+            "image" => Self::Image(decode_body(body, Self::TAG_KEY)?),
+            "audio" => Self::Audio(decode_body(body, Self::TAG_KEY)?),
+            "resource_link" => Self::ResourceLink(decode_body(body, Self::TAG_KEY)?),
+            _ => Self::Resource(decode_body(body, Self::TAG_KEY)?),
         })
     }
 
@@ -434,6 +413,14 @@ impl TaggedEnum for ContentBlock {
         Self::Unknown(Value::Object(object))
     }
 }
+
+tagged_bodies!(
+    TextContent,
+    ImageContent,
+    AudioContent,
+    ResourceLink,
+    EmbeddedResource
+);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::tagged::{TaggedEnum, deserialize_tagged, to_tagged_value};
+use crate::tagged::{TaggedEnum, decode_body, deserialize_tagged, tagged_bodies, to_tagged_value};
 use crate::{AudioContent, ContentBlock, Extra, ImageContent, Meta, Role, TextContent, Tool};
 
 /// Standard `stopReason` values; the member is an open string.
@@ -441,33 +441,12 @@ impl TaggedEnum for SamplingContent {
     }
 
     fn decode_known<'de, D: Deserializer<'de>>(tag: &str, body: D) -> Result<Self, D::Error> {
-        // `extra.remove`: a repeated `type` member must not land in `extra` (the first wins).
         Ok(match tag {
-            "text" => {
-                let mut c = TextContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Text(c)
-            }
-            "image" => {
-                let mut c = ImageContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Image(c)
-            }
-            "audio" => {
-                let mut c = AudioContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::Audio(c)
-            }
-            "tool_use" => {
-                let mut c = ToolUseContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::ToolUse(c)
-            }
-            _ => {
-                let mut c = ToolResultContent::deserialize(body)?;
-                c.extra.remove(Self::TAG_KEY);
-                Self::ToolResult(c)
-            }
+            "text" => Self::Text(decode_body(body, Self::TAG_KEY)?),
+            "image" => Self::Image(decode_body(body, Self::TAG_KEY)?),
+            "audio" => Self::Audio(decode_body(body, Self::TAG_KEY)?),
+            "tool_use" => Self::ToolUse(decode_body(body, Self::TAG_KEY)?),
+            _ => Self::ToolResult(decode_body(body, Self::TAG_KEY)?),
         })
     }
 
@@ -551,3 +530,5 @@ impl ToolResultContent {
         self
     }
 }
+
+tagged_bodies!(ToolUseContent, ToolResultContent);

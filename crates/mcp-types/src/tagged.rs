@@ -64,6 +64,36 @@ pub(crate) trait TaggedEnum: Sized {
     fn unknown(object: Map<String, Value>) -> Self;
 }
 
+/// A tagged enum's variant body: a struct whose unknown members are kept in `extra`.
+pub(crate) trait TaggedBody {
+    /// The members this library does not model.
+    fn extra_mut(&mut self) -> &mut Map<String, Value>;
+}
+
+/// Implements [`TaggedBody`] for structs with an `extra` field.
+macro_rules! tagged_bodies {
+    ($($ty:ty),* $(,)?) => {
+        $(impl crate::tagged::TaggedBody for $ty {
+            fn extra_mut(&mut self) -> &mut serde_json::Map<String, serde_json::Value> {
+                &mut self.extra
+            }
+        })*
+    };
+}
+pub(crate) use tagged_bodies;
+
+/// Decode one variant's body. A repeated tag member must not land in `extra`: the first
+/// occurrence, already read, wins.
+pub(crate) fn decode_body<'de, B, D>(body: D, tag_key: &str) -> Result<B, D::Error>
+where
+    B: TaggedBody + de::Deserialize<'de>,
+    D: Deserializer<'de>,
+{
+    let mut decoded = B::deserialize(body)?;
+    decoded.extra_mut().remove(tag_key);
+    Ok(decoded)
+}
+
 /// `Deserialize::deserialize` for a [`TaggedEnum`].
 pub(crate) fn deserialize_tagged<'de, T: TaggedEnum, D: Deserializer<'de>>(
     deserializer: D,
