@@ -17,7 +17,25 @@ impl McpManager {
     /// named `mcp__<server>__<tool>`, filtered by `enabledTools`/`disabledTools`, sorted by
     /// name: the list does not depend on which server connected first.
     pub fn tools(&self) -> Vec<ManagedTool> {
-        let mut offered: Vec<(String, Tool)> = Vec::new();
+        let offers = self.tool_offers();
+        let names = assign_names(offered_pairs(&offers));
+        let mut tools: Vec<ManagedTool> = offers
+            .iter()
+            .flat_map(|offer| offer.offered().map(move |tool| (offer, tool)))
+            .map(|(offer, tool)| ManagedTool {
+                name: names[&(offer.server.clone(), tool.name.clone())].clone(),
+                server: offer.server.clone(),
+                tool: tool.clone(),
+            })
+            .collect();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        tools
+    }
+
+    /// What each connected (or reconnecting) server offers, before naming. Shares the
+    /// servers' tool lists instead of copying them.
+    fn tool_offers(&self) -> Vec<ToolOffer> {
+        let mut offers = Vec::new();
         for slot in self.slots() {
             let tools = {
                 let state = slot.lock();
@@ -30,24 +48,20 @@ impl McpManager {
                 Arc::clone(&state.lists.tools)
             };
             let mut seen = BTreeSet::new();
-            for tool in tools.iter() {
-                // A server listing one name twice gets it offered once.
-                if slot.entry.tool_filter.allows(&tool.name) && seen.insert(tool.name.as_str()) {
-                    offered.push((slot.name.clone(), tool.clone()));
-                }
-            }
+            let offered = (0..tools.len())
+                .filter(|&i| {
+                    let name = tools[i].name.as_str();
+                    // A server listing one name twice gets it offered once.
+                    slot.entry.tool_filter.allows(name) && seen.insert(name)
+                })
+                .collect();
+            offers.push(ToolOffer {
+                server: slot.name.clone(),
+                tools,
+                offered,
+            });
         }
-        let names = assign_names(offered.iter().map(|(s, t)| (s.as_str(), t.name.as_str())));
-        let mut tools: Vec<ManagedTool> = offered
-            .into_iter()
-            .map(|(server, tool)| ManagedTool {
-                name: names[&(server.clone(), tool.name.clone())].clone(),
-                server,
-                tool,
-            })
-            .collect();
-        tools.sort_by(|a, b| a.name.cmp(&b.name));
-        tools
+        offers
     }
 
     /// Every resource of every connected server, with the server's name.
@@ -103,8 +117,8 @@ impl McpManager {
         arguments: Option<serde_json::Value>,
         options: RequestOptions,
     ) -> Result<CallToolResult, ManagerError> {
-        let tool = match self.find_tool(name) {
-            Some(tool) => tool,
+        let (server, tool_name) = match self.find_tool(name) {
+            Some(found) => found,
             None => {
                 // A server still connecting has no tools listed yet: wait for the one the
                 // name points at, then look again.
@@ -119,8 +133,8 @@ impl McpManager {
                     .ok_or_else(|| ManagerError::UnknownTool(name.to_owned()))?
             }
         };
-        let slot = self.slot(&tool.server)?;
-        let mut params = CallToolRequestParams::new(tool.tool.name.as_str());
+        let slot = self.slot(&server)?;
+        let mut params = CallToolRequestParams::new(tool_name);
         match arguments {
             Some(serde_json::Value::Object(map)) => params = params.with_arguments(map),
             Some(serde_json::Value::Null) | None => {}
@@ -148,8 +162,13 @@ impl McpManager {
         }
     }
 
-    fn find_tool(&self, name: &str) -> Option<ManagedTool> {
-        self.tools().into_iter().find(|t| t.name == name)
+    /// The (server, tool) a namespaced name stands for. Runs on every call, so it names
+    /// the offered (server, tool) pairs without copying any tool or its schemas.
+    fn find_tool(&self, name: &str) -> Option<(String, String)> {
+        let offers = self.tool_offers();
+        assign_names(offered_pairs(&offers))
+            .into_iter()
+            .find_map(|(pair, assigned)| (assigned == name).then_some(pair))
     }
 
     /// `resources/subscribe` on `server`; the subscription is made again after every
@@ -213,4 +232,27 @@ impl McpManager {
             }
         }
     }
+}
+
+/// One server's tools as offered through the bridge: its listed tools (shared) and which
+/// of them pass its filter, in list order.
+struct ToolOffer {
+    server: String,
+    tools: Arc<Vec<Tool>>,
+    offered: Vec<usize>,
+}
+
+impl ToolOffer {
+    fn offered(&self) -> impl Iterator<Item = &Tool> {
+        self.offered.iter().map(|&i| &self.tools[i])
+    }
+}
+
+/// The (server, tool name) pairs of `offers`, the input of the naming rules.
+fn offered_pairs(offers: &[ToolOffer]) -> impl Iterator<Item = (&str, &str)> {
+    offers.iter().flat_map(|offer| {
+        offer
+            .offered()
+            .map(move |tool| (offer.server.as_str(), tool.name.as_str()))
+    })
 }
