@@ -1,6 +1,7 @@
 //! `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` from the environment, against a tiny proxy on
 //! 127.0.0.1. One test in its own binary: it sets process environment variables.
 
+#[path = "it/support/mod.rs"]
 mod support;
 
 use std::sync::{Arc, Mutex};

@@ -1,10 +1,8 @@
 //! What travels over the pipes: responses, notifications, server requests, bad lines.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::*;
+use crate::common::*;
 use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions, Transport};
 use mcp_types::to_raw;
 use serde_json::{Value, json};

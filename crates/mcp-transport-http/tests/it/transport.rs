@@ -1,18 +1,16 @@
 //! The Streamable HTTP transport against a real HTTP server on 127.0.0.1, one test per
 //! behaviour in DESIGN.md ("Streamable HTTP transport" and the failure table).
 
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use crate::support::{Faults, GetMode, Recorder, TestServer, bounded, config, raw};
 use http::Method;
 use mcp_jsonrpc::http::AuthHook;
 use mcp_jsonrpc::{BoxFuture, CancelToken, Error, RequestOptions, Transport};
 use mcp_transport_http::{HttpConfig, HttpTransport};
 use serde_json::{Value, json};
-use support::{Faults, GetMode, Recorder, TestServer, bounded, config, raw};
 
 async fn connect(cfg: HttpConfig, rec: &Arc<Recorder>) -> HttpTransport {
     HttpTransport::connect(cfg, Arc::clone(rec) as _)
@@ -44,7 +42,7 @@ async fn call(t: &HttpTransport, method: &str, params: Value) -> Result<Value, E
     .map(|r| serde_json::from_str(r.get()).unwrap())
 }
 
-fn posts_of(server: &TestServer, rpc_method: &str) -> Vec<support::Recorded> {
+fn posts_of(server: &TestServer, rpc_method: &str) -> Vec<crate::support::Recorded> {
     server
         .requests()
         .into_iter()

@@ -1,12 +1,10 @@
 //! HTTPS through rustls against a server with a self-signed certificate.
 
-mod support;
-
 use std::sync::Arc;
 
+use crate::support::{Faults, GetMode, Recorder, TestServer, bounded};
 use mcp_jsonrpc::{Error, RequestOptions, Transport};
 use mcp_transport_http::{HttpConfig, HttpTransport, ProxyMode};
-use support::{Faults, GetMode, Recorder, TestServer, bounded};
 
 fn https_config(server: &TestServer) -> HttpConfig {
     HttpConfig::new(

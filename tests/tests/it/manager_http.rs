@@ -1,13 +1,11 @@
 //! The manager with remote (Streamable HTTP) servers: credentials refreshed through the
 //! auth hook, and quiet background retries of a server that stays down.
 
-mod manager_support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use manager_support::*;
+use crate::manager_support::*;
 use mcp_integration_tests::{HttpServer, bounded};
 use mcp_manager::ServerStatus;
 use mcp_manager::auth::{CredentialProvider, Token};

@@ -1,9 +1,7 @@
 //! The manager connects many servers at once: one bad or slow server does not hold the
 //! others back; tools are namespaced, filtered and ordered independently of connect order.
 
-mod manager_support;
-
-use manager_support::*;
+use crate::manager_support::*;
 use mcp_integration_tests::{STEP, bounded, eventually};
 use mcp_manager::config::ToolFilter;
 use mcp_manager::{ManagerError, ServerStatus};

@@ -2,12 +2,10 @@
 //! server is stopped by the storm breaker; disconnect and remove cancel pending reconnects;
 //! `${VAR}` is read again and resource subscriptions are made again on reconnect.
 
-mod manager_support;
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use manager_support::*;
+use crate::manager_support::*;
 use mcp_client::RequestOptions;
 use mcp_integration_tests::{bounded, options, server};
 use mcp_manager::config::ServerEntry;

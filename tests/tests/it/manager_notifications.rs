@@ -1,9 +1,7 @@
 //! Notifications reach subscribers with the server's name; early ones are kept for the
 //! first subscriber; a list_changed is delivered after the list was reloaded.
 
-mod manager_support;
-
-use manager_support::*;
+use crate::manager_support::*;
 use mcp_integration_tests::bounded;
 use serde_json::json;
 

@@ -1,11 +1,9 @@
 //! Timeouts and caller cancellation reach the server as `notifications/cancelled`.
 
-mod common;
-
 use std::path::Path;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use mcp_jsonrpc::{CancelToken, Error, RequestOptions, Transport};
 use serde_json::{Value, json};
 

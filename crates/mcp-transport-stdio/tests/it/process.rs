@@ -1,12 +1,10 @@
 //! The child process: spawning, stderr, the shutdown sequence, and no zombie or orphaned
 //! grandchild whichever way the transport ends.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use mcp_jsonrpc::{Error, NoopHandler, Transport};
 use mcp_transport_stdio::{
     STDERR_TAIL_MAX_BYTES, ShutdownTimeouts, StderrMode, StdioConfig, StdioTransport,

@@ -1,12 +1,10 @@
 //! The server going away, and the caller closing: pending requests, the closed event, writes
 //! on a broken pipe.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use mcp_jsonrpc::{CancelToken, Error, RequestOptions, Transport};
 
 fn closed_detail(err: &Error) -> String {

@@ -1,13 +1,11 @@
 //! The binary's Streamable HTTP mode (`--http`), driven with raw HTTP requests: status
 //! codes, headers, JSON and SSE replies, the GET stream, resumption and the fault flags.
 
-mod common;
-
 use bytes::Bytes;
 use http_body_util::Full;
 use serde_json::{Value, json};
 
-use common::{
+use crate::common::{
     BOTH, Events, Running, call, header, initialize_request, json_body, session_headers, text_body,
 };
 
@@ -433,7 +431,7 @@ async fn get_stream_can_be_reopened_after_a_hang_up() {
     let session = server.initialize(json!({})).await;
     drop(Events::new(server.get(&session, &[]).await));
     // The server notices the hang-up on its own time: 409 until then.
-    let deadline = tokio::time::Instant::now() + common::WAIT;
+    let deadline = tokio::time::Instant::now() + crate::common::WAIT;
     let reopened = loop {
         let response = server.get(&session, &[]).await;
         if response.status() != 409 {
@@ -470,7 +468,7 @@ async fn hang_after_init_holds_the_reply_open() {
         let request = ping(2);
         let reply = async {
             let response = server.post(&request, &headers).await;
-            common::answer(response).await
+            crate::common::answer(response).await
         };
         let waited = tokio::time::timeout(std::time::Duration::from_millis(500), reply).await;
         assert!(

@@ -1,13 +1,11 @@
 //! The binary's legacy HTTP+SSE mode (`--legacy-sse`, revision 2024-11-05), driven with raw
 //! HTTP requests: the endpoint event, answers on the stream, and the fault flags.
 
-mod common;
-
 use bytes::Bytes;
 use http_body_util::Full;
 use serde_json::{Value, json};
 
-use common::{Events, Running, call, header, initialize_request};
+use crate::common::{Events, Running, call, header, initialize_request};
 
 async fn legacy(flags: &[&str]) -> Running {
     let mut all = vec!["--legacy-sse", "127.0.0.1:0"];
@@ -84,7 +82,7 @@ async fn endpoint_event_then_answers_on_the_stream() {
         .send(
             server
                 .request("POST", "/mcp")
-                .header("accept", common::BOTH)
+                .header("accept", crate::common::BOTH)
                 .body(Full::new(Bytes::from(
                     initialize_request(1, json!({})).to_string(),
                 )))

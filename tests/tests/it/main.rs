@@ -1,0 +1,23 @@
+//! Behaviour tests across crates: the real client, transports and manager against the real
+//! test server, over real pipes and real sockets on 127.0.0.1.
+//!
+//! One test binary for the whole directory: each module was once its own file under `tests/`,
+//! and every file there is linked into a binary of its own, which costs link time and disk
+//! (about 50 MB each in a debug build). nextest still runs every test in its own process.
+
+mod detect_transport;
+mod http_client;
+mod http_faults;
+mod manager_connect;
+mod manager_http;
+mod manager_notifications;
+mod manager_reconnect;
+mod manager_support;
+mod sse_call_mcp;
+mod sse_client;
+mod sse_manager_reconnect;
+mod sse_transport;
+mod stdio_failures;
+mod stdio_features;
+mod stdio_lifecycle;
+mod stdio_processes;
