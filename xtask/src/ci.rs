@@ -1,15 +1,20 @@
 //! `cargo xtask ci`: every check CI runs, in order, stopping at the first failure.
 //!
-//! Order: cheapest and most common failures first. Clippy, tests and docs all use
-//! `--all-features` over the whole workspace in the default `target/`, so they share as many
-//! compiled dependencies as cargo allows.
+//! Order: cheapest and most common failures first, except that the tests run before clippy.
+//! CI machines can be short of disk, and the test build is the largest thing in `target/`:
+//! with `XTASK_CI_PRUNE=1` (set by `.ci/run`) its executables are deleted once the tests
+//! have passed, so clippy's type-checking output never has to fit beside them (see
+//! [`crate::disk`]). Tests, clippy and docs all use `--all-features` over the whole workspace
+//! in the default `target/`, so they share as many compiled dependencies as cargo allows.
 
 use std::fmt;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
+use crate::disk;
 use crate::layering;
 use crate::metadata::Metadata;
 use crate::process::{Env, run};
@@ -21,10 +26,10 @@ pub enum Step {
     Fmt,
     /// The crate layering rule (`cargo xtask layering`).
     Layering,
-    /// `cargo clippy --workspace --all-targets --all-features -- -D warnings`
-    Clippy,
     /// Unit, integration and doc tests (nextest when installed).
     Test,
+    /// `cargo clippy --workspace --all-targets --all-features -- -D warnings`
+    Clippy,
     /// `cargo doc` with warnings denied.
     Doc,
     /// Each library crate checked alone with `--no-default-features`.
@@ -38,8 +43,8 @@ impl Step {
     pub const ALL: [Step; 7] = [
         Step::Fmt,
         Step::Layering,
-        Step::Clippy,
         Step::Test,
+        Step::Clippy,
         Step::Doc,
         Step::NoDefaultFeatures,
         Step::Deny,
@@ -95,7 +100,10 @@ pub fn ci(env: &Env, skip: &[Step]) -> Result<()> {
             timings.push((step, None));
             continue;
         }
-        eprintln!("\n==> [{number}/{total}] {step}");
+        match disk::free_space(&env.root) {
+            Some(free) => eprintln!("\n==> [{number}/{total}] {step} (disk: {free})"),
+            None => eprintln!("\n==> [{number}/{total}] {step}"),
+        }
         let step_started = Instant::now();
         let result = step.run(env);
         let elapsed = step_started.elapsed();
@@ -143,6 +151,21 @@ pub fn layering_step(env: &Env) -> Result<()> {
 }
 
 fn test_step(env: &Env) -> Result<()> {
+    run_tests(env)?;
+    if std::env::var_os(disk::PRUNE_ENV).is_some_and(|v| v == "1") {
+        let metadata = Metadata::load(&env.cargo, &env.root)?;
+        let freed = disk::prune_test_binaries(Path::new(&metadata.target_directory))
+            .context("deleting the test executables")?;
+        eprintln!(
+            "{}=1: deleted the test executables ({} MiB)",
+            disk::PRUNE_ENV,
+            freed / (1024 * 1024)
+        );
+    }
+    Ok(())
+}
+
+fn run_tests(env: &Env) -> Result<()> {
     if env.cargo_succeeds(&["nextest", "--version"]) {
         run(&mut env.cargo(["nextest", "run", "--workspace", "--all-features"]))?;
         // nextest does not run doctests.
@@ -159,7 +182,7 @@ fn no_default_features_step(env: &Env) -> Result<()> {
     let crates_dir = env.root.join("crates");
     let libraries: Vec<&str> = metadata
         .members()
-        .filter(|p| p.has_lib() && std::path::Path::new(&p.manifest_path).starts_with(&crates_dir))
+        .filter(|p| p.has_lib() && Path::new(&p.manifest_path).starts_with(&crates_dir))
         .map(|p| p.name.as_str())
         .collect();
     if libraries.is_empty() {
@@ -197,8 +220,8 @@ mod tests {
             [
                 "fmt",
                 "layering",
-                "clippy",
                 "test",
+                "clippy",
                 "doc",
                 "no-default-features",
                 "deny"

@@ -11,6 +11,7 @@
 mod bench;
 mod ci;
 mod conformance;
+mod disk;
 mod layering;
 mod metadata;
 mod process;

@@ -16,6 +16,9 @@ pub struct Metadata {
     pub packages: Vec<Package>,
     /// Package ids of the workspace members.
     pub workspace_members: Vec<String>,
+    /// Where cargo puts build output (`target/`, or `CARGO_TARGET_DIR`).
+    #[serde(default)]
+    pub target_directory: String,
 }
 
 /// One package of the workspace.
