@@ -8,9 +8,9 @@ use mcp_types::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
-    PaginatedRequestParams, Prompt, RawValue, ReadResourceRequestParams, ReadResourceResult,
-    Resource, ResourceTemplate, Root, ServerCapabilities, SetLevelRequestParams,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams, methods,
+    PaginatedRequestParams, Prompt, RawResult, RawValue, ReadResourceRequestParams,
+    ReadResourceResult, Resource, ResourceTemplate, Root, ServerCapabilities,
+    SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams, methods,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -200,7 +200,7 @@ impl Client {
         method: &str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> Result<Box<RawValue>, Error> {
+    ) -> Result<RawResult, Error> {
         capability::require(&self.session().capabilities, method)?;
         let options = self.inner.dispatcher.options().request_options(options);
         let generation = self.inner.generation.load(Ordering::Acquire);
@@ -468,8 +468,8 @@ impl Client {
     }
 }
 
-pub(crate) fn decode<R: DeserializeOwned>(method: &str, raw: &RawValue) -> Result<R, Error> {
-    serde_json::from_str(raw.get()).map_err(|source| Error::InvalidResult {
+pub(crate) fn decode<R: DeserializeOwned>(method: &str, raw: &RawResult) -> Result<R, Error> {
+    raw.decode().map_err(|source| Error::InvalidResult {
         method: method.to_owned(),
         source,
     })

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_types::{CancelledNotificationParams, RawValue, RequestId};
+use mcp_types::{CancelledNotificationParams, RawResult, RawValue, RequestId};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -47,7 +47,7 @@ impl InFlight {
     }
 
     /// Wait for the reply, the timeout or the caller's cancellation, whichever comes first.
-    pub async fn wait(&mut self) -> Result<Box<RawValue>, Error> {
+    pub async fn wait(&mut self) -> Result<RawResult, Error> {
         let start = Instant::now();
         let hard_deadline = self.reset_max.map(|m| start + m);
         let mut deadline = self.timeout.map(|t| start + t);

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_types::{
-    ErrorObject, Frame, Message, MessageError, Notification, ProgressNotificationParams, RawValue,
-    Request, RequestId, encode_error_response, encode_request, encode_response,
+    ErrorObject, Frame, Message, MessageError, Notification, ProgressNotificationParams, RawResult,
+    RawValue, Request, RequestId, encode_error_response, encode_request, encode_response,
     notifications::PROGRESS_NOTIFICATION,
 };
 use serde_json::{Map, Value};
@@ -121,8 +121,22 @@ impl RpcCore {
 
     /// Classify one incoming frame (a message or a batch), deliver responses and progress to
     /// waiting callers, and hand every other message to `sink`, in order.
-    pub fn dispatch(&self, bytes: &[u8], mut sink: impl FnMut(Incoming)) {
-        match Frame::from_slice(bytes) {
+    ///
+    /// A transport that owns the frame's buffer should call
+    /// [`dispatch_owned`](Self::dispatch_owned) instead, which saves copying the result.
+    pub fn dispatch(&self, bytes: &[u8], sink: impl FnMut(Incoming)) {
+        self.dispatch_frame(Frame::from_slice(bytes), sink);
+    }
+
+    /// [`dispatch`](Self::dispatch) for a frame the transport read into a buffer of its own:
+    /// the buffer moves to the waiting caller with the response's result in it, so a reply is
+    /// never copied between the wire and the caller's decoding (see [`RawResult`]).
+    pub fn dispatch_owned(&self, bytes: Vec<u8>, sink: impl FnMut(Incoming)) {
+        self.dispatch_frame(Frame::from_vec(bytes), sink);
+    }
+
+    fn dispatch_frame(&self, frame: Result<Frame, MessageError>, mut sink: impl FnMut(Incoming)) {
+        match frame {
             Ok(Frame::Single(message)) => sink(self.route(message)),
             Ok(Frame::Batch(items)) => {
                 for item in items {
@@ -163,7 +177,7 @@ impl RpcCore {
         }
     }
 
-    fn deliver(&self, id: RequestId, reply: Result<Box<RawValue>, Error>) -> Incoming {
+    fn deliver(&self, id: RequestId, reply: Result<RawResult, Error>) -> Incoming {
         if self.pending.complete(&id, reply) {
             Incoming::Delivered
         } else {
@@ -305,6 +319,33 @@ mod tests {
         ));
         drop(waiting);
         assert!(core.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn dispatch_owned_delivers_like_dispatch() {
+        let core = RpcCore::new(IdFormat::Number, None);
+        let (_, mut first) = core.start_call("a", None, &RequestOptions::new()).unwrap();
+        let (_, mut second) = core.start_call("b", None, &RequestOptions::new()).unwrap();
+        let mut seen = Vec::new();
+        core.dispatch_owned(reply(1), |i| seen.push(i));
+        // A batch takes the borrowed path inside; an error reply and a notification too.
+        core.dispatch_owned(
+            br#"[{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}},{"jsonrpc":"2.0","method":"n"}]"#
+                .to_vec(),
+            |i| seen.push(i),
+        );
+        core.dispatch_owned(b"\xff not utf-8".to_vec(), |i| seen.push(i));
+        assert!(matches!(
+            &seen[..],
+            [
+                Incoming::Delivered,
+                Incoming::Delivered,
+                Incoming::Notification(n),
+                Incoming::Malformed(MessageError::InvalidJson(_)),
+            ] if n.method == "n"
+        ));
+        assert_eq!(first.wait().await.unwrap().get(), r#"{"ok":true}"#);
+        assert!(matches!(second.wait().await, Err(Error::Rpc(e)) if e.code == -1));
     }
 
     #[tokio::test]

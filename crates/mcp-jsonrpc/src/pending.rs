@@ -6,12 +6,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use mcp_types::{ProgressNotificationParams, RawValue, RequestId};
+use mcp_types::{ProgressNotificationParams, RawResult, RequestId};
 use tokio::sync::{Notify, oneshot};
 
 use crate::{Error, ProgressCallback};
 
-pub(crate) type Reply = Result<Box<RawValue>, Error>;
+pub(crate) type Reply = Result<RawResult, Error>;
 
 /// Progress routing for one request: the caller's callback and a signal that restarts its
 /// timeout.
@@ -88,7 +88,7 @@ impl PendingRequests {
 
     /// Hand `reply` to the caller waiting for `id`. Returns `false` when nobody waits for it
     /// (an unknown id, or a late reply after a timeout): such replies are ignored.
-    pub fn complete(&self, id: &RequestId, reply: Result<Box<RawValue>, Error>) -> bool {
+    pub fn complete(&self, id: &RequestId, reply: Result<RawResult, Error>) -> bool {
         let entry = self.lock().map.remove(id);
         match entry {
             // The receiver may have been dropped a moment ago; that is a late reply too.

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use mcp_types::{ErrorObject, Notification, RawValue, Request};
+use mcp_types::{ErrorObject, Notification, RawResult, RawValue, Request};
 
 use crate::{Error, RequestOptions};
 
@@ -72,7 +72,7 @@ pub trait Transport: Send + Sync + 'static {
         method: &'a str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> BoxFuture<'a, Result<Box<RawValue>, Error>>;
+    ) -> BoxFuture<'a, Result<RawResult, Error>>;
 
     /// Send a notification.
     fn notify<'a>(

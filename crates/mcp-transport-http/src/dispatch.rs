@@ -21,10 +21,15 @@ pub(crate) struct Dispatched {
 
 impl Inner {
     /// Dispatch one frame: responses complete pending calls, notifications and server
-    /// requests go to the handler (requests answered by POST on a task of their own).
-    pub(crate) fn dispatch(self: &Arc<Self>, bytes: &[u8], ours: Option<&RequestId>) -> Dispatched {
+    /// requests go to the handler (requests answered by POST on a task of their own). The
+    /// bytes move on to the caller waiting for the response they carry (no copy).
+    pub(crate) fn dispatch(
+        self: &Arc<Self>,
+        bytes: Vec<u8>,
+        ours: Option<&RequestId>,
+    ) -> Dispatched {
         let mut out = Dispatched::default();
-        match Frame::from_slice(bytes) {
+        match Frame::from_vec(bytes) {
             Ok(Frame::Single(message)) => self.route(message, ours, &mut out),
             Ok(Frame::Batch(items)) => {
                 for item in items {

@@ -42,7 +42,7 @@ impl Inner {
                 if body.iter().all(u8::is_ascii_whitespace) {
                     return Err(Error::NoResponse { id: id.clone() });
                 }
-                let out = self.dispatch(&body, Some(id));
+                let out = self.dispatch(body.into(), Some(id));
                 match (out.answered, out.malformed) {
                     (true, _) => Ok(()),
                     (false, Some(e)) => Err(Error::Parse(e)),
@@ -67,7 +67,7 @@ impl Inner {
             ReplyKind::Json => {
                 match read_body_bounded(response.into_body(), self.config.max_body_bytes).await {
                     Ok(body) if !body.iter().all(u8::is_ascii_whitespace) => {
-                        let out = self.dispatch(&body, None);
+                        let out = self.dispatch(body.into(), None);
                         if let Some(e) = out.malformed {
                             tracing::debug!(error = %e, "ignoring a malformed body in reply to a notification");
                         }

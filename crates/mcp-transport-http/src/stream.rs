@@ -75,7 +75,7 @@ impl Inner {
                         if event.event != "message" || event.data.is_empty() {
                             continue;
                         }
-                        let out = self.dispatch(event.data.as_bytes(), ours);
+                        let out = self.dispatch(event.data.into_bytes(), ours);
                         end.answered |= out.answered;
                         if let Some(e) = out.malformed {
                             self.handler.on_error(&Error::Parse(e));

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout};
-use mcp_types::{RawValue, encode_notification};
+use mcp_types::{RawResult, RawValue, encode_notification};
 
 use crate::HttpConfig;
 use crate::inner::Inner;
@@ -85,7 +85,7 @@ impl Transport for HttpTransport {
         method: &'a str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> BoxFuture<'a, Result<Box<RawValue>, Error>> {
+    ) -> BoxFuture<'a, Result<RawResult, Error>> {
         Box::pin(async move {
             let (frame, mut call) = self.inner.core.start_call(method, params, &options)?;
             let id = call.id().clone();

@@ -12,8 +12,8 @@ use crate::inner::Inner;
 impl Inner {
     /// Dispatch one frame: responses complete pending calls, notifications and server
     /// requests go to the handler; a malformed message is reported and dropped.
-    pub(crate) fn dispatch(self: &Arc<Self>, bytes: &[u8]) {
-        self.core.dispatch(bytes, |incoming| match incoming {
+    pub(crate) fn dispatch(self: &Arc<Self>, bytes: Vec<u8>) {
+        self.core.dispatch_owned(bytes, |incoming| match incoming {
             Incoming::Delivered => {}
             Incoming::Unmatched(id) => {
                 tracing::debug!(%id, "ignoring a response nobody waits for");

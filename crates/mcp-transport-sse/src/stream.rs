@@ -73,12 +73,12 @@ impl Inner {
             mut stream, early, ..
         } = open;
         for event in early {
-            self.dispatch(event.data.as_bytes());
+            self.dispatch(event.data.into_bytes());
         }
         let detail = loop {
             match stream.next_event().await {
                 Ok(Some(event)) if event.event == MESSAGE_EVENT => {
-                    self.dispatch(event.data.as_bytes());
+                    self.dispatch(event.data.into_bytes());
                 }
                 Ok(Some(event)) => {
                     // A second `endpoint` would move our POSTs mid-session: not followed.

@@ -8,7 +8,7 @@ use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{
     AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
 };
-use mcp_types::{RawValue, encode_notification};
+use mcp_types::{RawResult, RawValue, encode_notification};
 use url::Url;
 
 use crate::SseConfig;
@@ -113,7 +113,7 @@ impl Transport for SseTransport {
         method: &'a str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> BoxFuture<'a, Result<Box<RawValue>, Error>> {
+    ) -> BoxFuture<'a, Result<RawResult, Error>> {
         Box::pin(async move {
             let (frame, mut call) = self.inner.core.start_call(method, params, &options)?;
             let id = call.id().clone();

@@ -52,7 +52,7 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
                 // Lines first: what the server wrote before exiting still counts.
                 biased;
                 event = lines.next() => match event {
-                    Ok(Some(LineEvent::Line(line))) => shared.dispatch(&line),
+                    Ok(Some(LineEvent::Line(line))) => shared.dispatch(line),
                     Ok(Some(LineEvent::TooLarge)) => {
                         shared.handler.on_error(&Error::MessageTooLarge {
                             limit: shared.max_line_bytes,

@@ -10,7 +10,9 @@ use mcp_jsonrpc::{
     Error, Incoming, RequestOptions, RpcCore, ServerRequestOutcome, TransportHandler, encode_reply,
 };
 use mcp_types::notifications::CANCELLED_NOTIFICATION;
-use mcp_types::{CancelledNotificationParams, RawValue, Request, RequestId, encode_notification};
+use mcp_types::{
+    CancelledNotificationParams, RawResult, RawValue, Request, RequestId, encode_notification,
+};
 use tokio::sync::{OnceCell, watch};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -124,7 +126,7 @@ impl Shared {
         method: &str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> Result<Box<RawValue>, Error> {
+    ) -> Result<RawResult, Error> {
         let (mut frame, mut call) = self.core.start_call(method, params, &options)?;
         frame.push(b'\n');
         let abandoned = AbandonGuard {
@@ -223,9 +225,9 @@ impl Shared {
         }
     }
 
-    /// Route one line from the server's stdout.
-    pub(crate) fn dispatch(&self, line: &[u8]) {
-        self.core.dispatch(line, |incoming| match incoming {
+    /// Route one line from the server's stdout. The line moves on to whoever waits for it.
+    pub(crate) fn dispatch(&self, line: Vec<u8>) {
+        self.core.dispatch_owned(line, |incoming| match incoming {
             Incoming::Delivered => {}
             Incoming::Unmatched(id) => {
                 tracing::debug!(command = %self.command, %id, "ignoring a response nobody waits for");

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, RpcCore, Transport, TransportHandler};
-use mcp_types::RawValue;
+use mcp_types::{RawResult, RawValue};
 use nix::sys::signal::Signal;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -154,7 +154,7 @@ impl Transport for StdioTransport {
         method: &'a str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> BoxFuture<'a, Result<Box<RawValue>, Error>> {
+    ) -> BoxFuture<'a, Result<RawResult, Error>> {
         Box::pin(self.shared.request(method, params, options))
     }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
-use crate::RequestId;
+use crate::{RawResult, RequestId};
 
 /// The only JSON-RPC version there is.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -66,13 +66,16 @@ pub struct Response {
     /// The id of the request this answers.
     pub id: RequestId,
     /// The raw result; decode it into the type the request expects.
-    pub result: Box<RawValue>,
+    pub result: RawResult,
 }
 
 impl Response {
     /// A successful response.
-    pub fn new(id: RequestId, result: Box<RawValue>) -> Self {
-        Self { id, result }
+    pub fn new(id: RequestId, result: impl Into<RawResult>) -> Self {
+        Self {
+            id,
+            result: result.into(),
+        }
     }
 }
 
@@ -233,6 +236,24 @@ impl Frame {
             _ => Message::from_slice(bytes).map(Self::Single),
         }
     }
+
+    /// Like [`from_slice`](Self::from_slice), taking ownership of the text: a single
+    /// response keeps its `result` in `text` instead of copying it out (see [`RawResult`]).
+    pub fn from_string(text: String) -> Result<Self, MessageError> {
+        match first_significant_byte(text.as_bytes()) {
+            Some(b'[') => Self::from_slice(text.as_bytes()),
+            _ => Message::from_string(text).map(Self::Single),
+        }
+    }
+
+    /// [`from_string`](Self::from_string) for bytes read off the wire. Bytes that are not
+    /// UTF-8 are reported exactly as [`from_slice`](Self::from_slice) reports them.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Self, MessageError> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Self::from_string(text),
+            Err(e) => Self::from_slice(e.as_bytes()),
+        }
+    }
 }
 
 fn first_significant_byte(bytes: &[u8]) -> Option<u8> {
@@ -291,60 +312,30 @@ impl Message {
     /// assert!(matches!(e, Err(MessageError::NullId)));
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, MessageError> {
-        match first_significant_byte(bytes) {
-            Some(b'{') => {}
-            Some(b'[') => return Err(MessageError::UnexpectedBatch),
-            _ => {
-                // Distinguish "not JSON" from "JSON but not an object".
-                return match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
-                    Ok(_) => Err(MessageError::NotAnObject),
-                    Err(e) => Err(MessageError::InvalidJson(e)),
-                };
+        Ok(match classify(bytes)? {
+            Classified::Response { id, result } => Self::Response(Response {
+                id,
+                result: RawResult::from(result.to_owned()),
+            }),
+            Classified::Other(message) => message,
+        })
+    }
+
+    /// Like [`from_slice`](Self::from_slice), taking ownership of the text: a response keeps
+    /// its `result` in `text` instead of copying it out (see [`RawResult`]).
+    pub fn from_string(text: String) -> Result<Self, MessageError> {
+        let (id, span) = match classify(text.as_bytes())? {
+            Classified::Response { id, result } => {
+                // The value borrows from `text`: its offset is where it starts there.
+                let start = result.get().as_ptr() as usize - text.as_ptr() as usize;
+                (id, start..start + result.get().len())
             }
-        }
-        let env: Envelope<'_> = serde_json::from_slice(bytes).map_err(MessageError::InvalidJson)?;
-        match env.jsonrpc {
-            None => return Err(MessageError::MissingVersion),
-            Some(v) if v.get() != "\"2.0\"" => {
-                return Err(MessageError::WrongVersion(v.get().to_owned()));
-            }
-            Some(_) => {}
-        }
-        if let Some(method) = env.method {
-            let params = owned_params(env.params);
-            return Ok(match env.id {
-                Some(id) => Self::Request(Request {
-                    id: parse_id(id)?,
-                    method: method.into_owned(),
-                    params,
-                }),
-                None => Self::Notification(Notification {
-                    method: method.into_owned(),
-                    params,
-                }),
-            });
-        }
-        match (env.result, env.error) {
-            (Some(_), Some(_)) => Err(MessageError::ResultAndError),
-            (Some(result), None) => {
-                let id = parse_id(env.id.ok_or(MessageError::MissingId)?)?;
-                Ok(Self::Response(Response {
-                    id,
-                    result: result.to_owned(),
-                }))
-            }
-            (None, Some(error)) => {
-                let id = match env.id {
-                    None => return Err(MessageError::MissingId),
-                    Some(raw) if is_null(raw) => None,
-                    Some(raw) => Some(parse_id(raw)?),
-                };
-                let error: ErrorObject =
-                    serde_json::from_str(error.get()).map_err(MessageError::InvalidErrorObject)?;
-                Ok(Self::Error(ErrorResponse { id, error }))
-            }
-            (None, None) => Err(MessageError::Unclassifiable),
-        }
+            Classified::Other(message) => return Ok(message),
+        };
+        Ok(Self::Response(Response {
+            id,
+            result: RawResult::from_span(text, span),
+        }))
     }
 
     /// Serialize this message as one line of JSON (no trailing newline).
@@ -353,11 +344,74 @@ impl Message {
         match self {
             Self::Request(r) => encode_request(&mut buf, &r.id, &r.method, r.params.as_deref()),
             Self::Notification(n) => encode_notification(&mut buf, &n.method, n.params.as_deref()),
-            Self::Response(r) => encode_response(&mut buf, &r.id, &r.result),
+            Self::Response(r) => encode_raw_response(&mut buf, &r.id, r.result.get()),
             Self::Error(e) => encode_error_response(&mut buf, e.id.as_ref(), &e.error),
         }
         // Serde only ever writes valid UTF-8.
         String::from_utf8(buf).unwrap_or_default()
+    }
+}
+
+/// A classified message whose response result still borrows from the input.
+enum Classified<'a> {
+    Response { id: RequestId, result: &'a RawValue },
+    Other(Message),
+}
+
+fn classify(bytes: &[u8]) -> Result<Classified<'_>, MessageError> {
+    match first_significant_byte(bytes) {
+        Some(b'{') => {}
+        Some(b'[') => return Err(MessageError::UnexpectedBatch),
+        _ => {
+            // Distinguish "not JSON" from "JSON but not an object".
+            return match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => Err(MessageError::NotAnObject),
+                Err(e) => Err(MessageError::InvalidJson(e)),
+            };
+        }
+    }
+    let env: Envelope<'_> = serde_json::from_slice(bytes).map_err(MessageError::InvalidJson)?;
+    match env.jsonrpc {
+        None => return Err(MessageError::MissingVersion),
+        Some(v) if v.get() != "\"2.0\"" => {
+            return Err(MessageError::WrongVersion(v.get().to_owned()));
+        }
+        Some(_) => {}
+    }
+    if let Some(method) = env.method {
+        let params = owned_params(env.params);
+        return Ok(Classified::Other(match env.id {
+            Some(id) => Message::Request(Request {
+                id: parse_id(id)?,
+                method: method.into_owned(),
+                params,
+            }),
+            None => Message::Notification(Notification {
+                method: method.into_owned(),
+                params,
+            }),
+        }));
+    }
+    match (env.result, env.error) {
+        (Some(_), Some(_)) => Err(MessageError::ResultAndError),
+        (Some(result), None) => {
+            let id = parse_id(env.id.ok_or(MessageError::MissingId)?)?;
+            Ok(Classified::Response { id, result })
+        }
+        (None, Some(error)) => {
+            let id = match env.id {
+                None => return Err(MessageError::MissingId),
+                Some(raw) if is_null(raw) => None,
+                Some(raw) => Some(parse_id(raw)?),
+            };
+            let error: ErrorObject =
+                serde_json::from_str(error.get()).map_err(MessageError::InvalidErrorObject)?;
+            Ok(Classified::Other(Message::Error(ErrorResponse {
+                id,
+                error,
+            })))
+        }
+        (None, None) => Err(MessageError::Unclassifiable),
     }
 }
 
@@ -432,6 +486,17 @@ pub fn encode_response(buf: &mut Vec<u8>, id: &RequestId, result: &RawValue) {
             result,
         },
     );
+}
+
+/// A success response whose result is JSON text that is not a `RawValue` (a
+/// [`RawResult`]): the envelope is written around it by hand, its members in the order
+/// [`encode_response`] writes them.
+fn encode_raw_response(buf: &mut Vec<u8>, id: &RequestId, result: &str) {
+    buf.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    write_json(buf, id);
+    buf.extend_from_slice(b",\"result\":");
+    buf.extend_from_slice(result.as_bytes());
+    buf.push(b'}');
 }
 
 /// Append an error response to `buf` as compact JSON (`"id": null` when `id` is `None`).
@@ -591,5 +656,56 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
         );
         assert_eq!(empty_object().get(), "{}");
+    }
+
+    #[test]
+    fn from_string_classifies_like_from_slice() {
+        let cases = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+            r#" {"result" : [1, "é\"}"] ,"id":"a","jsonrpc":"2.0"} "#,
+        ];
+        for text in cases {
+            let owned = Message::from_string(text.to_owned()).unwrap();
+            let borrowed = classify(text).unwrap();
+            assert_eq!(owned.to_json(), borrowed.to_json(), "{text}");
+        }
+        let Ok(Message::Response(r)) = Message::from_string(cases[3].to_owned()) else {
+            panic!("not a response");
+        };
+        assert_eq!(r.result.get(), r#"[1, "é\"}"]"#);
+        assert_eq!(
+            Message::from_string(cases[3].to_owned()).unwrap().to_json(),
+            r#"{"jsonrpc":"2.0","id":"a","result":[1, "é\"}"]}"#
+        );
+        for bad in [
+            "",
+            "[]",
+            "{\"jsonrpc\":\"2.0\",\"id\":1}",
+            "{\"id\":1,\"result\":1}",
+        ] {
+            assert_eq!(
+                Message::from_string(bad.to_owned())
+                    .unwrap_err()
+                    .to_string(),
+                classify(bad).unwrap_err().to_string(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn frame_from_string_takes_batches_too() {
+        let batch = r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","method":"x"}]"#;
+        let Ok(Frame::Batch(items)) = Frame::from_string(batch.to_owned()) else {
+            panic!("not a batch");
+        };
+        assert!(matches!(&items[0], Ok(Message::Response(r)) if r.result.get() == "{}"));
+        assert!(matches!(items[1], Ok(Message::Notification(_))));
+        assert!(matches!(
+            Frame::from_string(r#"{"jsonrpc":"2.0","id":2,"result":null}"#.to_owned()),
+            Ok(Frame::Single(Message::Response(r))) if r.result.get() == "null"
+        ));
     }
 }

@@ -34,6 +34,7 @@ pub mod methods;
 pub mod notifications;
 mod pagination;
 mod prompts;
+mod raw_result;
 mod resources;
 mod roots;
 pub mod sampling;
@@ -77,6 +78,7 @@ pub use prompts::{
     GetPromptRequestParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument,
     PromptMessage,
 };
+pub use raw_result::RawResult;
 pub use resources::{
     BlobResourceContents, ListResourceTemplatesResult, ListResourcesResult,
     ReadResourceRequestParams, ReadResourceResult, Resource, ResourceContents,

@@ -7,7 +7,7 @@ use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions, Transport};
 use mcp_types::to_raw;
 use serde_json::{Value, json};
 
-fn parse(raw: &mcp_types::RawValue) -> Value {
+fn parse(raw: &mcp_types::RawResult) -> Value {
     serde_json::from_str(raw.get()).unwrap()
 }
 
@@ -134,7 +134,7 @@ cat >/dev/null"#),
     let params = recorder.notifications.lock().unwrap()[0]
         .params
         .as_ref()
-        .map(|p| parse(p));
+        .map(|p| serde_json::from_str::<Value>(p.get()).unwrap());
     assert_eq!(params, Some(json!({"level": "info", "data": "hello"})));
     bounded(t.close()).await;
 }
