@@ -240,27 +240,10 @@ fn to_origin_form(request: &mut Request<Full<Bytes>>) -> Result<(), Error> {
 /// A new connection to `origin`, its connection task spawned.
 async fn connect(origin: &Authority) -> Result<Sender, Error> {
     let shown = origin.host();
-    // A socket address takes an IPv6 literal without the brackets a URL puts around it.
-    let host = shown
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(shown);
     let port = origin.port_u16().unwrap_or(80);
-    let stream = match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect((host, port))).await
-    {
-        Ok(Ok(stream)) => stream,
-        Ok(Err(e)) => {
-            return Err(Error::Connect(format!(
-                "tcp connect to {shown}:{port} failed: {e}"
-            )));
-        }
-        Err(_) => {
-            return Err(Error::Connect(format!(
-                "tcp connect to {shown}:{port} timed out after {} s",
-                CONNECT_TIMEOUT.as_secs()
-            )));
-        }
-    };
+    let stream = tcp_connect(shown, port)
+        .await
+        .map_err(|e| Error::Connect(format!("tcp connect to {shown}:{port} failed: {e}")))?;
     if let Err(e) = stream.set_nodelay(true) {
         // As hyper-util's connector does: slower small exchanges, but a working connection.
         tracing::debug!(error = %e, "could not set TCP_NODELAY");
@@ -279,6 +262,42 @@ async fn connect(origin: &Authority) -> Result<Sender, Error> {
         }
     });
     Ok(sender)
+}
+
+/// Connect to one of `host`'s addresses, in the resolver's order. As hyper-util's connector
+/// does, the connect timeout bounds the name lookup and is divided evenly between the
+/// addresses, so one that drops packets does not use up the time of the others.
+async fn tcp_connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
+    let timed_out = || {
+        std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("timed out after {} s", CONNECT_TIMEOUT.as_secs()),
+        )
+    };
+    // A socket address takes an IPv6 literal without the brackets a URL puts around it.
+    let host = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    // An IP literal resolves at once; a name goes through the system resolver.
+    let addrs: Vec<_> =
+        tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::lookup_host((host, port)))
+            .await
+            .map_err(|_| timed_out())??
+            .collect();
+    let count = u32::try_from(addrs.len()).unwrap_or(u32::MAX).max(1);
+    let mut last = std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        "the name resolved to no address",
+    );
+    for addr in addrs {
+        match tokio::time::timeout(CONNECT_TIMEOUT / count, TcpStream::connect(addr)).await {
+            Ok(Ok(stream)) => return Ok(stream),
+            Ok(Err(e)) => last = e,
+            Err(_) => last = timed_out(),
+        }
+    }
+    Err(last)
 }
 
 /// A request that failed once on the wire: the connection broke mid-exchange.
@@ -476,12 +495,31 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_host_name_is_resolved_and_kept_in_the_host_header() {
+        let server = TestServer::start(1);
+        let url = format!("http://localhost:{}/ok", server.addr.port());
+        // `localhost` may resolve to ::1 first, where nothing listens: the next address
+        // is tried.
+        let (status, _) = bounded(call(&client(None), &url)).await.unwrap();
+        assert_eq!(status, 200);
+        let head = server.heads()[0].to_ascii_lowercase();
+        let host = format!("\r\nhost: localhost:{}\r\n", server.addr.port());
+        assert!(head.contains(&host), "{head}");
+    }
+
+    #[tokio::test]
     async fn a_connection_that_breaks_mid_request_is_an_io_error() {
         let server = TestServer::start(1);
         let err = bounded(call(&client(None), &server.url("/hangup")))
             .await
             .unwrap_err();
         assert!(matches!(err, Error::Io(_)), "{err:?}");
+    }
+
+    #[test]
+    fn response_bodies_can_move_between_tasks() {
+        fn movable<T: Send + Sync + Unpin + 'static>() {}
+        movable::<ResponseBody>();
     }
 
     #[test]
