@@ -409,6 +409,26 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn idle_connections_are_capped_per_origin() {
+        const IN_FLIGHT: usize = MAX_IDLE_PER_ORIGIN + 8;
+        let server = TestServer::start(IN_FLIGHT);
+        let client = client(None);
+        for round in 1..=2 {
+            let mut calls = tokio::task::JoinSet::new();
+            for _ in 0..IN_FLIGHT {
+                let (client, url) = (client.clone(), server.url("/gated"));
+                calls.spawn(async move { call(&client, &url).await });
+            }
+            for result in bounded(calls.join_all()).await {
+                assert_eq!(result.unwrap().0, 200);
+            }
+            // The second burst finds only the capped number idle and opens the rest.
+            let expected = IN_FLIGHT + (round - 1) * (IN_FLIGHT - MAX_IDLE_PER_ORIGIN);
+            assert_eq!(server.accepted(), expected, "after burst {round}");
+        }
+    }
+
+    #[tokio::test]
     async fn an_idle_connection_the_server_closed_is_replaced() {
         let server = TestServer::start(1);
         let client = client(None);
