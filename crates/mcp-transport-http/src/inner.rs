@@ -6,8 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use http::{HeaderValue, Response, StatusCode};
-use hyper::body::Incoming;
-use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error};
+use mcp_jsonrpc::http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error};
 use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -132,7 +131,7 @@ impl Inner {
     /// is returned for the caller to read; a 401/403 asks the auth hook once and retries
     /// with its headers; a 404 on a request that carried a session id is
     /// [`Error::SessionExpired`]; any other status is [`Error::Http`].
-    pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<Incoming>, Error> {
+    pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
         let mut retried = false;
         loop {
             let sent_session = self.session_id();

@@ -9,8 +9,9 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
-use hyper::body::Incoming;
-use mcp_jsonrpc::http::{CustomHeaders, HttpClient, header_str, http_error, read_body_prefix};
+use mcp_jsonrpc::http::{
+    CustomHeaders, HttpClient, ResponseBody, header_str, http_error, read_body_prefix,
+};
 use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -108,7 +109,7 @@ impl Inner {
         method: Method,
         url: &Url,
         body: Option<Bytes>,
-    ) -> Result<Response<Incoming>, Error> {
+    ) -> Result<Response<ResponseBody>, Error> {
         let uri: http::Uri = url
             .as_str()
             .parse()

@@ -4,8 +4,8 @@ use bytes::{Bytes, BytesMut};
 use http::Response;
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
-use hyper::body::Incoming;
 
+use super::ResponseBody;
 use crate::Error;
 
 /// How much of an error page is kept in [`Error::Http`]'s body.
@@ -13,7 +13,7 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 
 /// Read a whole body, failing with [`Error::MessageTooLarge`] as soon as it grows past
 /// `limit` bytes (the rest is not read).
-pub async fn read_body_bounded(mut body: Incoming, limit: usize) -> Result<Bytes, Error> {
+pub async fn read_body_bounded(mut body: ResponseBody, limit: usize) -> Result<Bytes, Error> {
     // With a Content-Length the size is known up front: refuse an oversized body before
     // reading it, and allocate once instead of growing (and copying) as frames arrive.
     let expected = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
@@ -34,7 +34,7 @@ pub async fn read_body_bounded(mut body: Incoming, limit: usize) -> Result<Bytes
 }
 
 /// Read at most `limit` bytes of a body, dropping the rest (for error pages).
-pub async fn read_body_prefix(mut body: Incoming, limit: usize) -> Bytes {
+pub async fn read_body_prefix(mut body: ResponseBody, limit: usize) -> Bytes {
     let mut buf = BytesMut::new();
     while buf.len() < limit {
         match body.frame().await {
@@ -58,7 +58,7 @@ pub fn header_str<'a, B>(response: &'a Response<B>, name: &str) -> Option<&'a st
 /// Build [`Error::Http`] from a non-2xx response: status, the first
 /// [`ERROR_BODY_LIMIT`] bytes of the body (lossy UTF-8), and the `WWW-Authenticate` and
 /// `Mcp-Auth-Server` hints.
-pub async fn http_error(response: Response<Incoming>) -> Error {
+pub async fn http_error(response: Response<ResponseBody>) -> Error {
     let status = response.status().as_u16();
     let www_authenticate = header_str(&response, "www-authenticate").map(str::to_owned);
     let auth_server = header_str(&response, "mcp-auth-server").map(str::to_owned);

@@ -1,15 +1,18 @@
 //! [`HttpClient`]: one pooled hyper client per transport configuration, with rustls,
 //! HTTP/1.1 keep-alive and HTTP/2 (ALPN), and proxy support from the environment.
+//!
+//! Plain `http://` requests that no proxy intercepts go over our own pool of HTTP/1.1
+//! connections ([`H1Pool`]), which costs a small request much less than hyper-util's
+//! client; HTTPS, HTTP/2 and proxied requests keep hyper-util's client.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{HeaderValue, PROXY_AUTHORIZATION};
+use http::header::PROXY_AUTHORIZATION;
 use http::{Request, Response};
 use http_body_util::Full;
-use hyper::body::Incoming;
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -17,6 +20,8 @@ use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
 use super::connector::ProxyConnector;
+use super::h1_pool::{self, H1Pool};
+use super::response_body::ResponseBody;
 use crate::Error;
 
 /// Where proxy settings come from.
@@ -84,6 +89,8 @@ impl HttpClientOptions {
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Client<HttpsConnector<ProxyConnector>, Full<Bytes>>,
+    /// Plain `http://` origins reached without a proxy.
+    pub(super) h1: H1Pool,
     matcher: Option<Arc<Matcher>>,
 }
 
@@ -132,42 +139,60 @@ impl HttpClient {
             .enable_http1()
             .enable_http2()
             .wrap_connector(ProxyConnector::new(http, matcher.clone()));
+        let idle_timeout = options.pool_idle_timeout.unwrap_or(Duration::from_secs(90));
         let inner = Client::builder(TokioExecutor::new())
             .timer(TokioTimer::new())
             .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(options.pool_idle_timeout.unwrap_or(Duration::from_secs(90)))
+            .pool_idle_timeout(idle_timeout)
             .build(https);
-        Ok(Self { inner, matcher })
+        Ok(Self {
+            inner,
+            h1: H1Pool::new(idle_timeout),
+            matcher,
+        })
     }
 
-    /// Send `request`. The `Host` header (HTTP/1) or `:authority` (HTTP/2) is the URI's own
-    /// authority. Connection failures (refused, DNS, TLS, proxy) are [`Error::Connect`];
-    /// a connection that breaks mid-request is [`Error::Io`]. Any status is returned as is.
+    /// Send `request` (an absolute URI). The `Host` header (HTTP/1, unless the caller set
+    /// one) or `:authority` (HTTP/2) is the URI's own authority. Connection failures
+    /// (refused, DNS, TLS, proxy) are [`Error::Connect`]; a connection that breaks
+    /// mid-request is [`Error::Io`]. Any status is returned as is.
+    ///
+    /// Connections are kept alive and reused once the previous response body has been read
+    /// to its end; see [`ResponseBody`].
     pub async fn send(
         &self,
         mut request: Request<Full<Bytes>>,
-    ) -> Result<Response<Incoming>, Error> {
+    ) -> Result<Response<ResponseBody>, Error> {
         if request.uri().scheme_str() == Some("http") {
-            // Plain-HTTP proxying sends the request to the proxy itself: it needs the
-            // proxy credentials on every request (a tunnel carries them on CONNECT).
-            if let Some(auth) = self.proxy_auth(request.uri()) {
-                request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
+            match self
+                .matcher
+                .as_ref()
+                .and_then(|m| m.intercept(request.uri()))
+            {
+                // Plain-HTTP proxying sends the request to the proxy itself: it needs the
+                // proxy credentials on every request (a tunnel carries them on CONNECT).
+                Some(intercept) => {
+                    if let Some(auth) = intercept.basic_auth() {
+                        let mut auth = auth.clone();
+                        auth.set_sensitive(true);
+                        request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
+                    }
+                }
+                None => {
+                    if let Some(origin) = h1_pool::origin_for(&request) {
+                        return self.h1.send(origin, request).await;
+                    }
+                }
             }
         }
-        self.inner.request(request).await.map_err(|e| {
+        let response = self.inner.request(request).await.map_err(|e| {
             if e.is_connect() {
                 Error::Connect(error_chain(&e))
             } else {
                 Error::Io(std::io::Error::other(error_chain(&e)))
             }
-        })
-    }
-
-    fn proxy_auth(&self, uri: &http::Uri) -> Option<HeaderValue> {
-        let intercept = self.matcher.as_ref()?.intercept(uri)?;
-        let mut value = intercept.basic_auth()?.clone();
-        value.set_sensitive(true);
-        Some(value)
+        })?;
+        Ok(response.map(ResponseBody::from))
     }
 }
 

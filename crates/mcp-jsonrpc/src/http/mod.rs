@@ -2,7 +2,8 @@
 //!
 //! - [`HttpClient`]: a pooled hyper client with rustls (ring by default; webpki roots, plus
 //!   the OS store with `native-roots`), HTTP/1.1 keep-alive, HTTP/2 over ALPN, and
-//!   `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` support.
+//!   `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` support. Its responses carry a
+//!   [`ResponseBody`], which gives a pooled connection back when read to its end.
 //! - [`read_body_bounded`], [`http_error`]: bodies under a size bound; non-2xx answers as
 //!   [`Error::Http`](crate::Error::Http) with a bounded body and auth hints.
 //! - [`SseStream`]: a `text/event-stream` body read event by event through
@@ -17,10 +18,14 @@ mod body;
 mod call_mcp;
 mod client;
 mod connector;
+mod h1_pool;
 mod headers;
+mod response_body;
 mod sse_stream;
 #[cfg(test)]
 mod test_io;
+#[cfg(test)]
+mod test_server;
 mod tls;
 
 pub use auth::AuthHook;
@@ -28,6 +33,7 @@ pub use body::{ERROR_BODY_LIMIT, header_str, http_error, read_body_bounded, read
 pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
 pub use headers::{CustomHeaders, RedactedHeaders, same_origin};
+pub use response_body::ResponseBody;
 pub use sse_stream::SseStream;
 
 /// Re-exported so users of this module name the same versions.

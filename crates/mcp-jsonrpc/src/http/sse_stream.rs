@@ -4,14 +4,14 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use http_body_util::BodyExt;
-use hyper::body::Incoming;
 
+use super::ResponseBody;
 use crate::{Error, SseError, SseEvent, SseParser};
 
 /// An SSE body being read: hyper body frames go into an [`SseParser`] as they arrive and
 /// events come out one at a time. Memory is bounded by the parser's event limit.
 pub struct SseStream {
-    body: Option<Incoming>,
+    body: Option<ResponseBody>,
     parser: SseParser,
     queue: VecDeque<SseEvent>,
 }
@@ -27,13 +27,13 @@ impl std::fmt::Debug for SseStream {
 
 impl SseStream {
     /// Read `body` with events of at most `max_event_size` bytes.
-    pub fn new(body: Incoming, max_event_size: usize) -> Self {
+    pub fn new(body: ResponseBody, max_event_size: usize) -> Self {
         Self::with_parser(body, SseParser::new(max_event_size))
     }
 
     /// Continue with an existing parser (a resumed stream keeps its last event id and
     /// `retry` value).
-    pub fn with_parser(body: Incoming, mut parser: SseParser) -> Self {
+    pub fn with_parser(body: ResponseBody, mut parser: SseParser) -> Self {
         parser.finish();
         Self {
             body: Some(body),

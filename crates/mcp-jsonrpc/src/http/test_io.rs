@@ -1,16 +1,17 @@
-//! Test helper: a real hyper `Incoming` body from raw HTTP/1.1 response bytes, written over
-//! an in-memory duplex pipe chunk by chunk.
+//! Test helper: a real hyper `Incoming` body (as a [`ResponseBody`]) from raw HTTP/1.1
+//! response bytes, written over an in-memory duplex pipe chunk by chunk.
 
 use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::Empty;
-use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use super::ResponseBody;
+
 /// Serve `chunks` (a raw response: head, then body pieces) to one request and return the
 /// client's view of the response. The pipe closes after the last chunk.
-pub(crate) async fn response_from_raw(chunks: Vec<Vec<u8>>) -> Response<Incoming> {
+pub(crate) async fn response_from_raw(chunks: Vec<Vec<u8>>) -> Response<ResponseBody> {
     let (client, mut server) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         let mut buf = [0u8; 4096];
@@ -38,6 +39,7 @@ pub(crate) async fn response_from_raw(chunks: Vec<Vec<u8>>) -> Response<Incoming
         )
         .await
         .unwrap()
+        .map(ResponseBody::from)
 }
 
 /// A chunked-encoding piece.

@@ -1,0 +1,579 @@
+//! A small pool of HTTP/1.1 connections for plain `http://` origins reached directly (no
+//! proxy), built on hyper's bare `http1` client connections.
+//!
+//! hyper-util's pooled client costs a small call about 18 % of its instructions (see
+//! `docs/performance.md`, "HTTP, small replies"): a hashed pool key, a checkout future, and
+//! a task spawned per request to give the connection back. Here each connection has one
+//! task, driving it for its whole life; the connection goes back to the pool when its
+//! response body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched
+//! from its end, since a transport talks to one origin.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::header::{HOST, HeaderValue};
+use http::uri::{Authority, PathAndQuery};
+use http::{Method, Request, Response, Uri, Version};
+use http_body_util::Full;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+use super::client::error_chain;
+use super::response_body::ResponseBody;
+use crate::Error;
+
+/// Idle connections kept per origin: enough for a transport's usual concurrency, few
+/// enough that a burst of requests does not leave hundreds of sockets open afterwards.
+pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 32;
+
+/// The same bound hyper-util's connector is given for the other requests.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+type Sender = SendRequest<Full<Bytes>>;
+
+/// HTTP/1.1 connections to plain-HTTP origins, idle ones kept for reuse. Cheap to clone;
+/// clones share the connections.
+#[derive(Clone)]
+pub(crate) struct H1Pool {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// Most recently used last, so reuse takes the connection least likely to have been
+    /// closed by the server's keep-alive timeout.
+    idle: Mutex<Vec<Idle>>,
+    idle_timeout: Duration,
+}
+
+struct Idle {
+    origin: Authority,
+    sender: Sender,
+    since: Instant,
+}
+
+/// A connection checked out for one exchange; [`release`](Self::release) gives it back.
+/// Dropping a lease instead closes the connection, which is what an abandoned response
+/// needs: hyper cannot reuse a connection whose body was not read to its end.
+pub(crate) struct Lease {
+    pool: Arc<Shared>,
+    origin: Authority,
+    sender: Sender,
+}
+
+impl Lease {
+    /// The response body ended: the connection can carry the next request.
+    pub(crate) fn release(self) {
+        self.pool.put_back(self.origin, self.sender);
+    }
+}
+
+/// `Authority`'s own `==` ignores ASCII case byte by byte; the bytes are almost always
+/// identical (every request of a transport parses the same URL), so compare them first.
+fn same_origin(a: &Authority, b: &Authority) -> bool {
+    a.as_str() == b.as_str() || a == b
+}
+
+fn lock(idle: &Mutex<Vec<Idle>>) -> MutexGuard<'_, Vec<Idle>> {
+    // Every critical section leaves the list consistent; a poisoned lock is still usable.
+    idle.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Shared {
+    fn put_back(&self, origin: Authority, sender: Sender) {
+        if sender.is_closed() {
+            return;
+        }
+        let now = Instant::now();
+        let mut idle = lock(&self.idle);
+        let kept = |idle: &[Idle]| {
+            idle.iter()
+                .filter(|i| same_origin(&i.origin, &origin))
+                .count()
+        };
+        if kept(&idle) >= MAX_IDLE_PER_ORIGIN {
+            self.prune(&mut idle, now);
+            if kept(&idle) >= MAX_IDLE_PER_ORIGIN {
+                // Over the cap: `sender` is dropped, which closes its connection.
+                return;
+            }
+        }
+        idle.push(Idle {
+            origin,
+            sender,
+            since: now,
+        });
+    }
+
+    /// The most recently used idle connection to `origin`, after dropping every idle
+    /// connection that expired or that the server closed.
+    fn checkout(&self, origin: &Authority) -> Option<Sender> {
+        let now = Instant::now();
+        let mut idle = lock(&self.idle);
+        self.prune(&mut idle, now);
+        let at = idle.iter().rposition(|i| same_origin(&i.origin, origin))?;
+        Some(idle.remove(at).sender)
+    }
+
+    fn prune(&self, idle: &mut Vec<Idle>, now: Instant) {
+        idle.retain(|i| {
+            !i.sender.is_closed() && now.saturating_duration_since(i.since) < self.idle_timeout
+        });
+    }
+}
+
+impl H1Pool {
+    /// An empty pool dropping connections idle for longer than `idle_timeout`.
+    pub(crate) fn new(idle_timeout: Duration) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                idle: Mutex::new(Vec::new()),
+                idle_timeout,
+            }),
+        }
+    }
+
+    /// Send `request` (an absolute `http://` URI) on an idle connection to its origin, or a
+    /// new one. The connection returns to the pool when the response body ends.
+    ///
+    /// A reused connection the server closed before it took the request (its keep-alive
+    /// timeout racing ours) gets the request back unsent; it is then sent once more on a
+    /// fresh connection. A request that reached the wire is never resent.
+    pub(crate) async fn send(
+        &self,
+        origin: Authority,
+        mut request: Request<Full<Bytes>>,
+    ) -> Result<Response<ResponseBody>, Error> {
+        to_origin_form(&mut request)?;
+        let (mut sender, reused) = match self.checkout_ready(&origin).await {
+            Some(sender) => (sender, true),
+            None => (connect(&origin).await?, false),
+        };
+        let response = match sender.try_send_request(request).await {
+            Ok(response) => response,
+            Err(mut e) => match e.take_message() {
+                Some(request) if reused => {
+                    tracing::debug!(
+                        error = %error_chain(e.error()),
+                        "idle connection closed before the request was sent; retrying on a new one"
+                    );
+                    sender = connect(&origin).await?;
+                    sender
+                        .try_send_request(request)
+                        .await
+                        .map_err(|e| send_failed(e.error()))?
+                }
+                _ => return Err(send_failed(e.error())),
+            },
+        };
+        let lease = Lease {
+            pool: Arc::clone(&self.shared),
+            origin,
+            sender,
+        };
+        Ok(response.map(|body| ResponseBody::pooled(body, lease)))
+    }
+
+    /// An idle connection to `origin` that is ready for a request. An idle sender may still
+    /// be finishing the previous exchange on its connection task; one whose connection
+    /// turns out closed is dropped and the next one tried.
+    async fn checkout_ready(&self, origin: &Authority) -> Option<Sender> {
+        while let Some(mut sender) = self.shared.checkout(origin) {
+            if sender.ready().await.is_ok() {
+                return Some(sender);
+            }
+        }
+        None
+    }
+
+    /// How many idle connections are ready for a request now (tests wait on this).
+    #[cfg(test)]
+    pub(crate) fn idle_ready(&self) -> usize {
+        lock(&self.shared.idle)
+            .iter()
+            .filter(|i| i.sender.is_ready())
+            .count()
+    }
+}
+
+/// The origin whose pooled connections can carry `request`, when this pool can: HTTP/1.x
+/// requests other than `CONNECT` with an absolute URI. The caller has checked the scheme
+/// and that no proxy applies.
+pub(crate) fn origin_for<B>(request: &Request<B>) -> Option<Authority> {
+    if request.method() == Method::CONNECT || request.version() >= Version::HTTP_2 {
+        // hyper-util's client answers these as it always did.
+        return None;
+    }
+    request.uri().authority().cloned()
+}
+
+/// Rewrite an absolute-URI request as a bare HTTP/1.1 connection sends it: an origin-form
+/// target (`/path?query`; hyper writes the URI as given) and a `Host` header, unless the
+/// caller set one. `Host` is the host and any non-default port, never the user info.
+fn to_origin_form(request: &mut Request<Full<Bytes>>) -> Result<(), Error> {
+    if !request.headers().contains_key(HOST) {
+        let uri = request.uri();
+        let authority = uri.authority().map_or("", Authority::as_str);
+        let host = uri.host().unwrap_or_default();
+        let port = uri.port_u16();
+        let value = if port != Some(80) && !authority.contains('@') {
+            // The usual case: the authority already is `host[:port]`.
+            HeaderValue::from_str(authority)
+        } else if let Some(port) = port.filter(|p| *p != 80) {
+            HeaderValue::try_from(format!("{host}:{port}"))
+        } else {
+            HeaderValue::from_str(host)
+        }
+        .map_err(|_| Error::Config(format!("invalid host in the URL: {host:?}")))?;
+        request.headers_mut().insert(HOST, value);
+    }
+    let target = request
+        .uri()
+        .path_and_query()
+        .cloned()
+        .unwrap_or_else(|| PathAndQuery::from_static("/"));
+    *request.uri_mut() = Uri::from(target);
+    Ok(())
+}
+
+/// A new connection to `origin`, its connection task spawned.
+async fn connect(origin: &Authority) -> Result<Sender, Error> {
+    let shown = origin.host();
+    let port = origin.port_u16().unwrap_or(80);
+    let stream = tcp_connect(shown, port)
+        .await
+        .map_err(|e| Error::Connect(format!("tcp connect to {shown}:{port} failed: {e}")))?;
+    if let Err(e) = stream.set_nodelay(true) {
+        // As hyper-util's connector does: slower small exchanges, but a working connection.
+        tracing::debug!(error = %e, "could not set TCP_NODELAY");
+    }
+    let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|e| {
+        Error::Connect(format!(
+            "HTTP/1.1 handshake with {shown}:{port} failed: {}",
+            error_chain(&e)
+        ))
+    })?;
+    // One task per connection, for its whole life: it ends when the server closes the
+    // connection, or when the sender (pooled or leased) and any body being read are dropped.
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::debug!(error = %error_chain(&e), "pooled HTTP/1.1 connection failed");
+        }
+    });
+    Ok(sender)
+}
+
+/// Connect to one of `host`'s addresses, in the resolver's order. As hyper-util's connector
+/// does, the connect timeout bounds the name lookup and is divided evenly between the
+/// addresses, so one that drops packets does not use up the time of the others.
+async fn tcp_connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
+    let timed_out = || {
+        std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("timed out after {} s", CONNECT_TIMEOUT.as_secs()),
+        )
+    };
+    // A socket address takes an IPv6 literal without the brackets a URL puts around it.
+    let host = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    // An IP literal resolves at once; a name goes through the system resolver.
+    let addrs: Vec<_> =
+        tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::lookup_host((host, port)))
+            .await
+            .map_err(|_| timed_out())??
+            .collect();
+    let count = u32::try_from(addrs.len()).unwrap_or(u32::MAX).max(1);
+    let mut last = std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        "the name resolved to no address",
+    );
+    for addr in addrs {
+        match tokio::time::timeout(CONNECT_TIMEOUT / count, TcpStream::connect(addr)).await {
+            Ok(Ok(stream)) => return Ok(stream),
+            Ok(Err(e)) => last = e,
+            Err(_) => last = timed_out(),
+        }
+    }
+    Err(last)
+}
+
+/// A request that failed once on the wire: the connection broke mid-exchange.
+fn send_failed(e: &hyper::Error) -> Error {
+    Error::Io(std::io::Error::other(format!(
+        "HTTP request failed: {}",
+        error_chain(e)
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+
+    use http_body_util::BodyExt;
+
+    use super::*;
+    use crate::http::test_server::TestServer;
+    use crate::http::{HttpClient, HttpClientOptions, ProxyMode, read_body_bounded};
+
+    fn client(idle_timeout: Option<Duration>) -> HttpClient {
+        let options = HttpClientOptions {
+            proxy: ProxyMode::Direct,
+            pool_idle_timeout: idle_timeout,
+            ..HttpClientOptions::default()
+        };
+        HttpClient::new(&options).unwrap()
+    }
+
+    fn post(url: &str) -> Request<Full<Bytes>> {
+        Request::post(url)
+            .header("x-custom", "kept")
+            .body(Full::new(Bytes::from_static(b"{\"n\":1}")))
+            .unwrap()
+    }
+
+    /// Send a POST and read the whole reply.
+    async fn call(client: &HttpClient, url: &str) -> Result<(u16, Bytes), Error> {
+        let response = client.send(post(url)).await?;
+        let status = response.status().as_u16();
+        Ok((
+            status,
+            read_body_bounded(response.into_body(), 1 << 20).await?,
+        ))
+    }
+
+    /// A hang is a failure, not a stuck test run.
+    async fn bounded<T>(f: impl Future<Output = T>) -> T {
+        tokio::time::timeout(Duration::from_secs(10), f)
+            .await
+            .expect("finished within 10 s")
+    }
+
+    #[tokio::test]
+    async fn sequential_requests_reuse_one_connection() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        for _ in 0..3 {
+            let (status, body) = bounded(call(&client, &server.url("/ok?x=1")))
+                .await
+                .unwrap();
+            assert_eq!((status, &body[..]), (200, &b"ok"[..]));
+        }
+        assert_eq!(server.accepted(), 1);
+        // Origin-form target, Host from the URL, the caller's headers kept.
+        let heads = server.heads();
+        assert_eq!(heads.len(), 3);
+        let head = heads[0].to_ascii_lowercase();
+        assert!(head.starts_with("post /ok?x=1 http/1.1\r\n"), "{head}");
+        assert!(
+            head.contains(&format!("\r\nhost: {}\r\n", server.addr)),
+            "{head}"
+        );
+        assert!(head.contains("\r\nx-custom: kept\r\n"), "{head}");
+    }
+
+    #[tokio::test]
+    async fn a_reply_without_a_body_gives_its_connection_back_unread() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        for _ in 0..2 {
+            // Like a notification's 202: the caller never polls the body.
+            let response = bounded(client.send(post(&server.url("/empty"))))
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 202);
+        }
+        assert_eq!(server.accepted(), 1);
+    }
+
+    #[tokio::test]
+    async fn concurrent_requests_open_a_connection_each_then_reuse_them() {
+        const IN_FLIGHT: usize = 4;
+        let server = TestServer::start(IN_FLIGHT);
+        let client = client(None);
+        for _ in 0..2 {
+            // The server answers only once all of them wait: they are in flight together.
+            let mut calls = tokio::task::JoinSet::new();
+            for _ in 0..IN_FLIGHT {
+                let (client, url) = (client.clone(), server.url("/gated"));
+                calls.spawn(async move { call(&client, &url).await });
+            }
+            let results = bounded(calls.join_all()).await;
+            for result in results {
+                assert_eq!(result.unwrap().0, 200);
+            }
+            assert_eq!(server.accepted(), IN_FLIGHT);
+        }
+    }
+
+    #[tokio::test]
+    async fn idle_connections_are_capped_per_origin() {
+        const IN_FLIGHT: usize = MAX_IDLE_PER_ORIGIN + 8;
+        let server = TestServer::start(IN_FLIGHT);
+        let client = client(None);
+        for round in 1..=2 {
+            let mut calls = tokio::task::JoinSet::new();
+            for _ in 0..IN_FLIGHT {
+                let (client, url) = (client.clone(), server.url("/gated"));
+                calls.spawn(async move { call(&client, &url).await });
+            }
+            for result in bounded(calls.join_all()).await {
+                assert_eq!(result.unwrap().0, 200);
+            }
+            // The second burst finds only the capped number idle and opens the rest.
+            let expected = IN_FLIGHT + (round - 1) * (IN_FLIGHT - MAX_IDLE_PER_ORIGIN);
+            assert_eq!(server.accepted(), expected, "after burst {round}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_idle_connection_the_server_closed_is_replaced() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        bounded(call(&client, &server.url("/close-on-signal")))
+            .await
+            .unwrap();
+        server.close_idle();
+        // The usual case: the connection task sees the close before the next request.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (status, _) = bounded(call(&client, &server.url("/ok"))).await.unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(server.accepted(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_request_an_idle_connection_gives_back_is_sent_on_a_new_one() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        // An idle connection to the server's origin over a pipe whose far end the test
+        // holds. The race needs the close to be seen only once the request is handed over,
+        // which a socket cannot stage: tokio learns of a TCP close from its I/O driver,
+        // which wakes the connection task before anything else runs.
+        let (near, far) = tokio::io::duplex(1024);
+        let (sender, connection) = http1::handshake(TokioIo::new(near)).await.unwrap();
+        tokio::spawn(connection);
+        let origin: Authority = server.addr.to_string().parse().unwrap();
+        client.h1.shared.put_back(origin, sender);
+        bounded(async {
+            while client.h1.idle_ready() == 0 {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await;
+        // The server closes it; the request follows before the connection task runs again,
+        // so hyper finds the close with our request still queued and gives it back.
+        drop(far);
+        let (status, body) = bounded(call(&client, &server.url("/ok"))).await.unwrap();
+        assert_eq!((status, &body[..]), (200, &b"ok"[..]));
+        assert_eq!(server.accepted(), 1);
+        assert_eq!(server.heads().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_body_dropped_midway_does_not_poison_the_pool() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        let response = bounded(client.send(post(&server.url("/partial"))))
+            .await
+            .unwrap();
+        let mut body = response.into_body();
+        let first = bounded(body.frame()).await.unwrap().unwrap();
+        assert!(!first.into_data().unwrap().is_empty());
+        drop(body);
+        // That connection cannot be reused: the next call opens another, which then stays.
+        for _ in 0..2 {
+            let (status, _) = bounded(call(&client, &server.url("/ok"))).await.unwrap();
+            assert_eq!(status, 200);
+        }
+        assert_eq!(server.accepted(), 2);
+    }
+
+    #[tokio::test]
+    async fn connections_idle_past_the_timeout_are_not_reused() {
+        let server = TestServer::start(1);
+        let client = client(Some(Duration::from_millis(100)));
+        bounded(call(&client, &server.url("/ok"))).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        bounded(call(&client, &server.url("/ok"))).await.unwrap();
+        assert_eq!(server.accepted(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_is_a_connect_error() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        let err = bounded(call(&client(None), &format!("http://{addr}/mcp")))
+            .await
+            .unwrap_err();
+        let Error::Connect(message) = &err else {
+            panic!("expected Error::Connect, got {err:?}");
+        };
+        assert!(message.contains(&addr.to_string()), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_host_name_is_resolved_and_kept_in_the_host_header() {
+        let server = TestServer::start(1);
+        let url = format!("http://localhost:{}/ok", server.addr.port());
+        // `localhost` may resolve to ::1 first, where nothing listens: the next address
+        // is tried.
+        let (status, _) = bounded(call(&client(None), &url)).await.unwrap();
+        assert_eq!(status, 200);
+        let head = server.heads()[0].to_ascii_lowercase();
+        let host = format!("\r\nhost: localhost:{}\r\n", server.addr.port());
+        assert!(head.contains(&host), "{head}");
+    }
+
+    #[tokio::test]
+    async fn a_connection_that_breaks_mid_request_is_an_io_error() {
+        let server = TestServer::start(1);
+        let err = bounded(call(&client(None), &server.url("/hangup")))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, Error::Io(_)), "{err:?}");
+    }
+
+    #[test]
+    fn response_bodies_can_move_between_tasks() {
+        fn movable<T: Send + Sync + Unpin + 'static>() {}
+        movable::<ResponseBody>();
+    }
+
+    #[test]
+    fn host_is_the_host_and_a_non_default_port_never_the_user_info() {
+        let cases = [
+            ("http://u:p@example.com/a?b=1", "example.com", "/a?b=1"),
+            ("http://example.com:80", "example.com", "/"),
+            ("http://[::1]:8080/mcp", "[::1]:8080", "/mcp"),
+            ("http://u@example.com:8080", "example.com:8080", "/"),
+            ("http://127.0.0.1:3000/mcp", "127.0.0.1:3000", "/mcp"),
+        ];
+        for (url, host, target) in cases {
+            let mut request = post(url);
+            to_origin_form(&mut request).unwrap();
+            assert_eq!(request.headers()[HOST], host, "{url}");
+            assert_eq!(request.uri(), target, "{url}");
+        }
+        // A Host the caller set is kept.
+        let mut request = post("http://example.com/");
+        request
+            .headers_mut()
+            .insert(HOST, HeaderValue::from_static("virtual.example"));
+        to_origin_form(&mut request).unwrap();
+        assert_eq!(request.headers()[HOST], "virtual.example");
+    }
+
+    #[test]
+    fn connect_and_http2_requests_are_left_to_the_general_client() {
+        let mut request = post("http://example.com/");
+        assert_eq!(origin_for(&request).unwrap(), "example.com");
+        *request.version_mut() = Version::HTTP_2;
+        assert!(origin_for(&request).is_none());
+        let mut request = post("http://example.com/");
+        *request.method_mut() = Method::CONNECT;
+        assert!(origin_for(&request).is_none());
+    }
+}
