@@ -131,7 +131,7 @@ impl HttpClient {
         let mut http = HttpConnector::new();
         http.enforce_http(false);
         http.set_nodelay(true);
-        http.set_connect_timeout(Some(Duration::from_secs(30)));
+        http.set_connect_timeout(Some(h1_pool::CONNECT_TIMEOUT));
         let tls = super::tls::client_config(&options.extra_root_certs_der)?;
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)

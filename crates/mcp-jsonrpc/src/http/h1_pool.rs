@@ -28,8 +28,9 @@ use crate::Error;
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
 pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 32;
 
-/// The same bound hyper-util's connector is given for the other requests.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a new connection may take (name lookup included), for this pool and for
+/// hyper-util's connector alike.
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 type Sender = SendRequest<Full<Bytes>>;
 
@@ -71,7 +72,7 @@ impl Lease {
 
 /// `Authority`'s own `==` ignores ASCII case byte by byte; the bytes are almost always
 /// identical (every request of a transport parses the same URL), so compare them first.
-fn same_origin(a: &Authority, b: &Authority) -> bool {
+fn same_authority(a: &Authority, b: &Authority) -> bool {
     a.as_str() == b.as_str() || a == b
 }
 
@@ -89,7 +90,7 @@ impl Shared {
         let mut idle = lock(&self.idle);
         let kept = |idle: &[Idle]| {
             idle.iter()
-                .filter(|i| same_origin(&i.origin, &origin))
+                .filter(|i| same_authority(&i.origin, &origin))
                 .count()
         };
         if kept(&idle) >= MAX_IDLE_PER_ORIGIN {
@@ -112,7 +113,9 @@ impl Shared {
         let now = Instant::now();
         let mut idle = lock(&self.idle);
         self.prune(&mut idle, now);
-        let at = idle.iter().rposition(|i| same_origin(&i.origin, origin))?;
+        let at = idle
+            .iter()
+            .rposition(|i| same_authority(&i.origin, origin))?;
         Some(idle.remove(at).sender)
     }
 
