@@ -49,13 +49,6 @@ impl RawResult {
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         serde_json::from_str(self.get())
     }
-
-    /// A copy of the value as a `Box<RawValue>`.
-    pub fn to_raw_value(&self) -> Box<RawValue> {
-        // The span is a JSON value already validated by the parser that found it, so this
-        // cannot fail; `null` is the defensive fallback.
-        RawValue::from_string(self.get().to_owned()).unwrap_or_else(|_| RawValue::NULL.to_owned())
-    }
 }
 
 impl From<Box<RawValue>> for RawResult {
@@ -97,7 +90,6 @@ mod tests {
         let raw = RawValue::from_string(r#"{"a":[1,2]}"#.to_owned()).unwrap();
         let result = RawResult::from(raw);
         assert_eq!(result.get(), r#"{"a":[1,2]}"#);
-        assert_eq!(result.to_raw_value().get(), r#"{"a":[1,2]}"#);
         assert_eq!(format!("{result:?}"), r#"RawResult("{\"a\":[1,2]}")"#);
     }
 
