@@ -10,7 +10,7 @@ use tokio::io::BufReader;
 use tokio::process::ChildStdout;
 
 use crate::line_reader::{LineEvent, LineReader};
-use crate::shared::Shared;
+use crate::shared::{CLOSE_REPORT_WAIT, Shared};
 use crate::shutdown::wait_exit;
 
 /// After stdout ends, how long to wait for the exit status (for the close detail). A server
@@ -32,6 +32,8 @@ enum End {
     Eof,
     Exited,
     Failed(io::Error),
+    /// Writing to stdin failed, and the server did not go away within the grace period.
+    WriteFailed,
 }
 
 pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
@@ -47,6 +49,14 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
             tokio::time::sleep(EXIT_GRACE).await;
         };
         tokio::pin!(exited);
+        // Requests do not wait for their write (see `writer`), so a failed write is noticed
+        // here and closes the transport. A broken pipe usually means the server is exiting:
+        // first give its end a moment to arrive, for a better reason than EPIPE.
+        let write_failed = async {
+            shared.writer.failed().cancelled().await;
+            tokio::time::sleep(CLOSE_REPORT_WAIT).await;
+        };
+        tokio::pin!(write_failed);
         loop {
             tokio::select! {
                 // Lines first: what the server wrote before exiting still counts.
@@ -62,12 +72,21 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
                     Err(e) => break End::Failed(e),
                 },
                 () = &mut exited => break End::Exited,
+                () = &mut write_failed => break End::WriteFailed,
             }
         }
     };
     let detail = match end {
         End::Failed(e) => {
             let detail = format!("reading the server's stdout failed: {e}");
+            if !shared.core.is_closed() {
+                shared.handler.on_error(&Error::Io(e));
+            }
+            detail
+        }
+        End::WriteFailed => {
+            let e = shared.writer.failure().unwrap_or_else(|| io::ErrorKind::Other.into());
+            let detail = format!("writing to the server's stdin failed: {e}");
             if !shared.core.is_closed() {
                 shared.handler.on_error(&Error::Io(e));
             }

@@ -23,10 +23,10 @@ use crate::shutdown::shut_down;
 use crate::stderr::SharedTail;
 use crate::writer::Writer;
 
-/// After a broken pipe, how long a request waits for the reader to report why the server
-/// went away, so the caller gets "Transport closed: server exited with status 1" rather than
-/// a bare EPIPE.
-const CLOSE_REPORT_WAIT: Duration = Duration::from_millis(500);
+/// After a broken pipe, how long to wait for the reader to report why the server went away,
+/// so the caller gets "Transport closed: server exited with status 1" rather than a bare
+/// EPIPE.
+pub(crate) const CLOSE_REPORT_WAIT: Duration = Duration::from_millis(500);
 
 pub(crate) struct Shared {
     pub(crate) core: RpcCore,
@@ -133,18 +133,12 @@ impl Shared {
             shared: self,
             id: Some(call.id().clone()).filter(|_| method != "initialize"),
         };
-        // The write and the wait run together: the timeout and the caller's token also cover
-        // a write stuck on a server that stopped reading its stdin.
-        let written = async {
-            match self.writer.send(frame).await {
-                Ok(()) => std::future::pending().await,
-                Err(e) => e,
-            }
-        };
-        let result = tokio::select! {
-            biased;
-            reply = call.wait() => reply,
-            e = written => Err(self.write_failed(e).await),
+        // The write is not awaited: a write that fails closes the transport (the reader task
+        // watches for it), which fails this call with the reason, and the call's timeout and
+        // token cover a server that stopped reading its stdin.
+        let result = match self.writer.send_detached(&frame) {
+            Ok(()) => call.wait().await,
+            Err(e) => Err(self.write_failed(e).await),
         };
         abandoned.disarm();
         if let Err(err) = &result
@@ -164,7 +158,7 @@ impl Shared {
         let mut frame = Vec::with_capacity(96 + params.get().len());
         encode_notification(&mut frame, CANCELLED_NOTIFICATION, Some(params));
         frame.push(b'\n');
-        self.writer.send_detached(frame);
+        let _ = self.writer.send_detached(&frame);
     }
 
     async fn write_failed(&self, e: io::Error) -> Error {
@@ -207,13 +201,13 @@ impl Shared {
         encode_notification(&mut frame, method, params.as_deref());
         frame.push(b'\n');
         let written = match self.core.default_timeout() {
-            Some(limit) => tokio::time::timeout(limit, self.writer.send(frame))
+            Some(limit) => tokio::time::timeout(limit, self.writer.send(&frame))
                 .await
                 .map_err(|_| Error::Timeout {
                     method: method.to_owned(),
                     after: limit,
                 })?,
-            None => self.writer.send(frame).await,
+            None => self.writer.send(&frame).await,
         };
         match written {
             Ok(()) => Ok(()),
@@ -260,7 +254,7 @@ impl Shared {
                     let mut frame = encode_reply(&id, &reply);
                     frame.push(b'\n');
                     // Nothing to tell anyone if it fails: the server is gone.
-                    let _ = writer.send(frame).await;
+                    let _ = writer.send(&frame).await;
                 }
                 // The server cancelled its request: it expects no reply.
                 ServerRequestOutcome::Suppressed => {}
