@@ -85,7 +85,10 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
             detail
         }
         End::WriteFailed => {
-            let e = shared.writer.failure().unwrap_or_else(|| io::ErrorKind::Other.into());
+            let e = shared
+                .writer
+                .failure()
+                .unwrap_or_else(|| io::ErrorKind::Other.into());
             let detail = format!("writing to the server's stdin failed: {e}");
             if !shared.core.is_closed() {
                 shared.handler.on_error(&Error::Io(e));

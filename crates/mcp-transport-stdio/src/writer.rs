@@ -327,7 +327,10 @@ async fn drain(inner: &Inner, buf: &mut Vec<u8>) -> Drained {
             }
             // Callers go on appending to the other buffer while this one is written.
             std::mem::swap(&mut state.out, buf);
-            (std::mem::take(&mut state.written), std::mem::take(&mut state.acks))
+            (
+                std::mem::take(&mut state.written),
+                std::mem::take(&mut state.acks),
+            )
         };
         let result = match stdin.as_mut() {
             Some(out) => write_all(out, &buf[from..]).await,
@@ -452,7 +455,11 @@ mod tests {
         for i in 0..60 {
             writer.send_detached(&frame(i)).unwrap();
         }
-        assert_eq!(pipe.written(), (Vec::new(), 0), "nothing written before the task runs");
+        assert_eq!(
+            pipe.written(),
+            (Vec::new(), 0),
+            "nothing written before the task runs"
+        );
         let last: Vec<Vec<u8>> = (60..64).map(frame).collect();
         let (a, b, c, d) = tokio::join!(
             writer.send(&last[0]),
@@ -505,8 +512,16 @@ mod tests {
         tokio::task::yield_now().await;
         assert_eq!(pipe.written().0, frame(0)[..5].to_vec());
         pipe.drain();
-        tokio::time::timeout(WAIT, first).await.unwrap().unwrap().unwrap();
-        tokio::time::timeout(WAIT, last).await.unwrap().unwrap().unwrap();
+        tokio::time::timeout(WAIT, first)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        tokio::time::timeout(WAIT, last)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
         let mut expected = frames(0..60);
         expected.extend_from_slice(&large);
         expected.extend_from_slice(&frame(60));

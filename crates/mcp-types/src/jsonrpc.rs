@@ -7,10 +7,12 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
+use crate::response_head::response_head;
 use crate::{RawResult, RequestId};
 
 /// The only JSON-RPC version there is.
@@ -312,7 +314,7 @@ impl Message {
     /// assert!(matches!(e, Err(MessageError::NullId)));
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, MessageError> {
-        Ok(match classify(bytes)? {
+        Ok(match classify(Input::Bytes(bytes))? {
             Classified::Response { id, result } => Self::Response(Response {
                 id,
                 result: RawResult::from(result.to_owned()),
@@ -324,12 +326,15 @@ impl Message {
     /// Like [`from_slice`](Self::from_slice), taking ownership of the text: a response keeps
     /// its `result` in `text` instead of copying it out (see [`RawResult`]).
     pub fn from_string(text: String) -> Result<Self, MessageError> {
-        let (id, span) = match classify(text.as_bytes())? {
-            Classified::Response { id, result } => {
-                // The value borrows from `text`: its offset is where it starts there.
-                let start = result.get().as_ptr() as usize - text.as_ptr() as usize;
-                (id, start..start + result.get().len())
-            }
+        // The usual response shape skips the full parse: see `response_head.rs`.
+        if let Some((id, guess)) = response_head(&text) {
+            return Ok(Self::Response(Response {
+                id,
+                result: RawResult::from_guess(text, guess),
+            }));
+        }
+        let (id, span) = match classify(Input::Text(&text))? {
+            Classified::Response { id, result } => (id, span_in(&text, result)),
             Classified::Other(message) => return Ok(message),
         };
         Ok(Self::Response(Response {
@@ -358,7 +363,47 @@ enum Classified<'a> {
     Other(Message),
 }
 
-fn classify(bytes: &[u8]) -> Result<Classified<'_>, MessageError> {
+/// Where `value`, borrowed from `text`, lies in it.
+fn span_in(text: &str, value: &RawValue) -> Range<usize> {
+    let start = value.get().as_ptr() as usize - text.as_ptr() as usize;
+    start..start + value.get().len()
+}
+
+/// The span of the `result` of the response `text`, by the full parse; `None` when `text` is
+/// not a valid response.
+pub(crate) fn result_span(text: &str) -> Option<Range<usize>> {
+    match classify(Input::Text(text)) {
+        Ok(Classified::Response { result, .. }) => Some(span_in(text, result)),
+        _ => None,
+    }
+}
+
+/// What to classify: bytes, or text already known to be UTF-8 (which serde_json then does
+/// not check again).
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Bytes(&'a [u8]),
+    Text(&'a str),
+}
+
+impl<'a> Input<'a> {
+    fn bytes(self) -> &'a [u8] {
+        match self {
+            Self::Bytes(b) => b,
+            Self::Text(t) => t.as_bytes(),
+        }
+    }
+
+    fn parse<T: Deserialize<'a>>(self) -> Result<T, serde_json::Error> {
+        match self {
+            Self::Bytes(b) => serde_json::from_slice(b),
+            Self::Text(t) => serde_json::from_str(t),
+        }
+    }
+}
+
+fn classify(input: Input<'_>) -> Result<Classified<'_>, MessageError> {
+    let bytes = input.bytes();
     match first_significant_byte(bytes) {
         Some(b'{') => {}
         Some(b'[') => return Err(MessageError::UnexpectedBatch),
@@ -370,7 +415,7 @@ fn classify(bytes: &[u8]) -> Result<Classified<'_>, MessageError> {
             };
         }
     }
-    let env: Envelope<'_> = serde_json::from_slice(bytes).map_err(MessageError::InvalidJson)?;
+    let env: Envelope<'_> = input.parse().map_err(MessageError::InvalidJson)?;
     match env.jsonrpc {
         None => return Err(MessageError::MissingVersion),
         Some(v) if v.get() != "\"2.0\"" => {

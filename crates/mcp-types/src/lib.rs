@@ -36,6 +36,7 @@ mod pagination;
 mod prompts;
 mod raw_result;
 mod resources;
+mod response_head;
 mod roots;
 pub mod sampling;
 mod tagged;

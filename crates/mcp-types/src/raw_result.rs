@@ -2,8 +2,9 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::OnceLock;
 
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned, IgnoredAny};
 use serde_json::value::RawValue;
 
 /// The `result` of a response, still as JSON text, to be decoded once into the type the
@@ -23,11 +24,23 @@ use serde_json::value::RawValue;
 /// let decoded: serde_json::Value = response.result.decode().unwrap();
 /// assert_eq!(decoded["tools"], serde_json::json!([]));
 /// ```
+///
+/// A response read by [`Message::from_string`](crate::Message::from_string) in the usual
+/// shape (`jsonrpc` and `id` before `result`) is not parsed past the start of its `result`:
+/// the rest of the message is taken to be the value, and that guess is checked by the first
+/// read, in the same pass as the decode (see `response_head.rs`). So a response that turns
+/// out malformed (members after `result` are fine) reaches its caller instead of being
+/// dropped: [`decode`](Self::decode) fails with the parse error, and [`get`](Self::get)
+/// reads `null`.
 #[derive(Clone)]
 pub struct RawResult {
     text: String,
-    /// Byte range of the JSON value within `text`; always on character boundaries.
-    span: Range<usize>,
+    /// Where the value lies in `text` (always on character boundaries), once known for sure;
+    /// `Some(None)` when the message turned out malformed.
+    span: OnceLock<Option<Range<usize>>>,
+    /// Where the value should lie: from the start of the `result` value to the message's
+    /// closing brace. Equal to the span when that is known from the start.
+    guess: Range<usize>,
 }
 
 impl RawResult {
@@ -35,19 +48,79 @@ impl RawResult {
     /// boundaries (it is the span of a `&RawValue` borrowed from `text`).
     pub(crate) fn from_span(text: String, span: Range<usize>) -> Self {
         debug_assert!(text.get(span.clone()).is_some());
-        Self { text, span }
+        Self {
+            text,
+            span: OnceLock::from(Some(span.clone())),
+            guess: span,
+        }
     }
 
-    /// The JSON text of the value.
+    /// `text[guess]` should be the value, unchecked (see `response_head.rs`); on character
+    /// boundaries.
+    pub(crate) fn from_guess(text: String, guess: Range<usize>) -> Self {
+        debug_assert!(text.get(guess.clone()).is_some());
+        Self {
+            text,
+            span: OnceLock::new(),
+            guess,
+        }
+    }
+
+    /// The JSON text of the value (`null` if the response turned out malformed).
     pub fn get(&self) -> &str {
-        // `span` lies on character boundaries by construction; an empty string is the
-        // (unreachable) fallback rather than a panic.
-        self.text.get(self.span.clone()).unwrap_or_default()
+        match self.span.get_or_init(|| self.check_guess()) {
+            Some(span) => self.text.get(span.clone()).unwrap_or("null"),
+            None => "null",
+        }
     }
 
     /// Decode the value into `T`.
+    ///
+    /// # Errors
+    ///
+    /// The value does not decode into `T`, or the response turned out malformed.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.get())
+        if let Some(span) = self.span.get() {
+            return match span {
+                Some(span) => serde_json::from_str(self.text.get(span.clone()).unwrap_or("")),
+                None => Err(self.malformed()),
+            };
+        }
+        // Not checked yet: a successful decode is the check (it parses the whole guess and
+        // fails on anything after the value), so the common case walks the value once.
+        match serde_json::from_str(self.guessed()) {
+            Ok(value) => {
+                let _ = self.span.set(Some(self.guess.clone()));
+                Ok(value)
+            }
+            Err(e) => match self.span.get_or_init(|| self.check_guess()) {
+                Some(span) if *span != self.guess => {
+                    serde_json::from_str(self.text.get(span.clone()).unwrap_or(""))
+                }
+                // The guess was right and the value just is not a `T`; or the message is
+                // malformed, which the parse error already says.
+                _ => Err(e),
+            },
+        }
+    }
+
+    fn guessed(&self) -> &str {
+        self.text.get(self.guess.clone()).unwrap_or("")
+    }
+
+    /// Check the guess; when it is wrong, find the value with the full parse.
+    fn check_guess(&self) -> Option<Range<usize>> {
+        if serde_json::from_str::<IgnoredAny>(self.guessed()).is_ok() {
+            return Some(self.guess.clone());
+        }
+        crate::jsonrpc::result_span(&self.text)
+    }
+
+    fn malformed(&self) -> serde_json::Error {
+        match serde_json::from_str::<IgnoredAny>(&self.text) {
+            Err(e) => e,
+            Ok(_) => de::Error::custom("the response is not a valid JSON-RPC response"),
+        }
     }
 }
 
@@ -56,7 +129,7 @@ impl From<Box<RawValue>> for RawResult {
     fn from(raw: Box<RawValue>) -> Self {
         let text = String::from(Box::<str>::from(raw));
         let span = 0..text.len();
-        Self { text, span }
+        Self::from_span(text, span)
     }
 }
 
@@ -101,5 +174,65 @@ mod tests {
         assert_eq!(result.get(), "\"é\"");
         assert_eq!(result.decode::<String>().unwrap(), "é");
         assert_eq!(result.to_string(), "\"é\"");
+    }
+
+    fn response(text: &str) -> RawResult {
+        match crate::Message::from_string(text.to_owned()) {
+            Ok(crate::Message::Response(r)) => r.result,
+            other => panic!("not a response: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_guessed_value_reads_like_a_parsed_one() {
+        let texts = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"a":[1,"}"]}}"#,
+            "{\"id\":\"x\",\"jsonrpc\":\"2.0\",\"result\":[1, 2] \n}\n",
+            // Members after `result`: the guess is wrong, the check finds the value.
+            r#"{"jsonrpc":"2.0","id":1,"result":{"b":true},"x":{"y":"}"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":"s","x":1}"#,
+        ];
+        for text in texts {
+            let parsed = crate::Message::from_slice(text.as_bytes()).unwrap();
+            let crate::Message::Response(parsed) = parsed else {
+                panic!()
+            };
+            // Through `decode` first, and through `get` first.
+            let guessed = response(text);
+            let value: serde_json::Value = guessed.decode().unwrap();
+            assert_eq!(value, parsed.result.decode::<serde_json::Value>().unwrap());
+            assert_eq!(guessed.get(), parsed.result.get(), "{text}");
+            assert_eq!(response(text).get(), parsed.result.get(), "{text}");
+            assert_eq!(response(text), parsed.result);
+        }
+    }
+
+    #[test]
+    fn a_malformed_response_fails_its_decode_and_reads_null() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"a":}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}"#,
+        ] {
+            assert!(
+                crate::Message::from_slice(text.as_bytes()).is_err(),
+                "{text}"
+            );
+            assert!(
+                response(text).decode::<serde_json::Value>().is_err(),
+                "{text}"
+            );
+            let result = response(text);
+            assert_eq!(result.get(), "null", "{text}");
+            assert!(result.decode::<serde_json::Value>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_an_error_not_a_malformed_message() {
+        let result = response(r#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#);
+        assert!(result.decode::<Vec<u8>>().is_err());
+        assert_eq!(result.get(), r#"{"a":1}"#);
+        assert_eq!(result.decode::<serde_json::Value>().unwrap()["a"], 1);
     }
 }

@@ -1,0 +1,174 @@
+//! The fast path for the message a client reads most: a response whose `result` comes after
+//! its `jsonrpc` and `id`, as every SDK writes it.
+//!
+//! Classifying a message with a full parse walks its `result` once to find where the value
+//! ends, and decoding it into the caller's type walks it again. For a 1 MB tool result that
+//! first walk was a third of the client's instructions, and it bought nothing: the decode
+//! checks the same bytes. [`response_head`] reads only the members before `result`, by hand,
+//! and takes the rest of the message, up to its closing brace, as the value. That guess is
+//! exactly right for every well-formed message of this shape; [`RawResult`](crate::RawResult)
+//! checks it the first time the value is read (by the decode itself, in the same pass), and
+//! falls back to the full parse when it was wrong (members after `result`, or a malformed
+//! message).
+
+use std::ops::Range;
+
+use crate::RequestId;
+
+/// `{"jsonrpc":"2.0","id":ID,"result":` (the first two in either order, any JSON
+/// whitespace): the id, and the span from the start of the `result` value to the last
+/// non-whitespace byte before the closing brace. `None` for any other shape, or anything
+/// unexpected; the full parse then decides.
+pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let (mut version, mut id) = (false, None);
+    loop {
+        i = skip_ws(b, i);
+        let (key, after_key) = plain_string(b, i)?;
+        i = skip_ws(b, after_key);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        match key {
+            b"jsonrpc" if !version => {
+                if !b[i..].starts_with(b"\"2.0\"") {
+                    return None;
+                }
+                version = true;
+                i += 5;
+            }
+            b"id" if id.is_none() => {
+                let end = scalar_end(b, i)?;
+                // Strings (no escapes) and integers; `null`, fractions and the rest go to
+                // the full parse, which names the problem.
+                id = Some(serde_json::from_str::<RequestId>(&text[i..end]).ok()?);
+                i = end;
+            }
+            b"result" if version => {
+                let close = b.iter().rposition(|c| !is_ws(*c))?;
+                if b[close] != b'}' || close <= i {
+                    return None;
+                }
+                let end = b[..close].iter().rposition(|c| !is_ws(*c))? + 1;
+                return (end > i).then(|| id.map(|id| (id, i..end)))?;
+            }
+            _ => return None,
+        }
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
+    }
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|c| is_ws(*c)) {
+        i += 1;
+    }
+    i
+}
+
+/// A member name without escapes starting at `i`: its bytes, and the index after it.
+fn plain_string(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let len = b[i + 1..].iter().position(|c| *c == b'"')?;
+    let name = &b[i + 1..i + 1 + len];
+    // Names with escapes (or control bytes) are left to the full parse.
+    if name.iter().any(|c| *c == b'\\' || *c < 0x20) {
+        return None;
+    }
+    Some((name, i + 2 + len))
+}
+
+/// The end of the id value starting at `i`: a string without escapes, or a run of number
+/// characters. What it holds is checked by the caller.
+fn scalar_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => plain_string(b, i).map(|(_, end)| end),
+        _ => {
+            let len = b[i..]
+                .iter()
+                .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .unwrap_or(b.len() - i);
+            (len > 0).then_some(i + len)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(text: &str) -> Option<(RequestId, &str)> {
+        response_head(text).map(|(id, span)| (id, &text[span]))
+    }
+
+    #[test]
+    fn reads_the_usual_shapes() {
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":7,"result":{"a":[1]}}"#),
+            Some((RequestId::Number(7), r#"{"a":[1]}"#))
+        );
+        assert_eq!(
+            head(" {\n \"id\" : \"x-1\" ,\t\"jsonrpc\" : \"2.0\" , \"result\" : [] \r\n} \n"),
+            Some((RequestId::String("x-1".into()), "[]"))
+        );
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":-3,"result":"é"}"#),
+            Some((RequestId::Number(-3), "\"é\""))
+        );
+    }
+
+    #[test]
+    fn takes_everything_up_to_the_closing_brace_as_the_guess() {
+        // Members after `result` end up in the guess; RawResult's check catches that.
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":1,"result":{},"x":2}"#),
+            Some((RequestId::Number(1), r#"{},"x":2"#))
+        );
+        // A message cut short: the guess is not JSON, and the check says so.
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":1,"result":{}"#),
+            Some((RequestId::Number(1), "{"))
+        );
+    }
+
+    #[test]
+    fn leaves_every_other_shape_to_the_full_parse() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"n"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}"#,
+            r#"{"result":{},"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0","result":{},"id":1}"#,
+            r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":12x,"result":{}}"#,
+            r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","i\u0064":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"a\"b","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":}"#,
+            r#"{"jsonrpc":"2.0" "id":1,"result":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#,
+            "",
+            "{",
+        ] {
+            assert_eq!(head(text), None, "{text}");
+        }
+    }
+}
