@@ -461,30 +461,6 @@ fn classify(input: Input<'_>) -> Result<Classified<'_>, MessageError> {
 }
 
 #[derive(Serialize)]
-struct OutRequest<'a> {
-    jsonrpc: &'static str,
-    id: &'a RequestId,
-    method: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    params: Option<&'a RawValue>,
-}
-
-#[derive(Serialize)]
-struct OutNotification<'a> {
-    jsonrpc: &'static str,
-    method: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    params: Option<&'a RawValue>,
-}
-
-#[derive(Serialize)]
-struct OutResponse<'a> {
-    jsonrpc: &'static str,
-    id: &'a RequestId,
-    result: &'a RawValue,
-}
-
-#[derive(Serialize)]
 struct OutError<'a> {
     jsonrpc: &'static str,
     id: Option<&'a RequestId>,
@@ -498,44 +474,38 @@ fn write_json<T: Serialize>(buf: &mut Vec<u8>, value: &T) {
 
 /// Append a request to `buf` as compact JSON, without building an owned [`Request`].
 pub fn encode_request(buf: &mut Vec<u8>, id: &RequestId, method: &str, params: Option<&RawValue>) {
-    write_json(
-        buf,
-        &OutRequest {
-            jsonrpc: JSONRPC_VERSION,
-            id,
-            method,
-            params,
-        },
-    );
+    // Written by hand, members in the order a derived `Serialize` would write them: the
+    // derived impl went through serde's map machinery for each member and was 7 % of a
+    // small call's instructions.
+    buf.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    write_json(buf, id);
+    write_method_and_params(buf, method, params);
 }
 
 /// Append a notification to `buf` as compact JSON.
 pub fn encode_notification(buf: &mut Vec<u8>, method: &str, params: Option<&RawValue>) {
-    write_json(
-        buf,
-        &OutNotification {
-            jsonrpc: JSONRPC_VERSION,
-            method,
-            params,
-        },
-    );
+    buf.extend_from_slice(b"{\"jsonrpc\":\"2.0\"");
+    write_method_and_params(buf, method, params);
+}
+
+/// `,"method":…[,"params":…]}`: the end of a request or notification.
+fn write_method_and_params(buf: &mut Vec<u8>, method: &str, params: Option<&RawValue>) {
+    buf.extend_from_slice(b",\"method\":");
+    write_json(buf, &method);
+    if let Some(params) = params {
+        buf.extend_from_slice(b",\"params\":");
+        buf.extend_from_slice(params.get().as_bytes());
+    }
+    buf.push(b'}');
 }
 
 /// Append a success response to `buf` as compact JSON.
 pub fn encode_response(buf: &mut Vec<u8>, id: &RequestId, result: &RawValue) {
-    write_json(
-        buf,
-        &OutResponse {
-            jsonrpc: JSONRPC_VERSION,
-            id,
-            result,
-        },
-    );
+    encode_raw_response(buf, id, result.get());
 }
 
-/// A success response whose result is JSON text that is not a `RawValue` (a
-/// [`RawResult`]): the envelope is written around it by hand, its members in the order
-/// [`encode_response`] writes them.
+/// A success response around `result`, JSON text (a `RawValue`'s, or a [`RawResult`]'s),
+/// written by hand as the other envelopes are.
 fn encode_raw_response(buf: &mut Vec<u8>, id: &RequestId, result: &str) {
     buf.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     write_json(buf, id);
@@ -570,6 +540,37 @@ pub fn empty_object() -> Box<RawValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn envelopes_are_written_exactly() {
+        let raw = |s: &str| RawValue::from_string(s.to_owned()).unwrap();
+        let mut buf = Vec::new();
+        encode_request(
+            &mut buf,
+            &RequestId::Number(-7),
+            "tools/call",
+            Some(&raw(r#"{"a":1}"#)),
+        );
+        assert_eq!(
+            String::from_utf8(std::mem::take(&mut buf)).unwrap(),
+            r#"{"jsonrpc":"2.0","id":-7,"method":"tools/call","params":{"a":1}}"#
+        );
+        encode_request(&mut buf, &RequestId::String("a\"b".into()), "m\n", None);
+        assert_eq!(
+            String::from_utf8(std::mem::take(&mut buf)).unwrap(),
+            r#"{"jsonrpc":"2.0","id":"a\"b","method":"m\n"}"#
+        );
+        encode_notification(&mut buf, "notifications/initialized", None);
+        assert_eq!(
+            String::from_utf8(std::mem::take(&mut buf)).unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        );
+        encode_response(&mut buf, &RequestId::Number(1), &raw("[]"));
+        assert_eq!(
+            String::from_utf8(std::mem::take(&mut buf)).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":[]}"#
+        );
+    }
 
     fn classify(s: &str) -> Result<Message, MessageError> {
         Message::from_slice(s.as_bytes())
