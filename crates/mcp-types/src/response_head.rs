@@ -47,7 +47,7 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
                 let end = scalar_end(b, i)?;
                 // Strings (no escapes) and integers; `null`, fractions and the rest go to
                 // the full parse, which names the problem.
-                id = Some(serde_json::from_str::<RequestId>(&text[i..end]).ok()?);
+                id = Some(parse_id(&text[i..end])?);
                 i = end;
             }
             b"result" if version => {
@@ -65,6 +65,21 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
             return None;
         }
         i += 1;
+    }
+}
+
+/// An integer id as JSON writes it (`-?(0|[1-9][0-9]*)`) without serde, which costs more
+/// than the rest of the head; strings and anything else through `RequestId`'s own decoding.
+fn parse_id(s: &str) -> Option<RequestId> {
+    let digits = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    let integer = match digits {
+        [b'0'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    match integer {
+        true => s.parse().ok().map(RequestId::Number),
+        false => serde_json::from_str(s).ok(),
     }
 }
 
@@ -130,6 +145,15 @@ mod tests {
             head(r#"{"jsonrpc":"2.0","id":-3,"result":"é"}"#),
             Some((RequestId::Number(-3), "\"é\""))
         );
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":0,"result":1}"#),
+            Some((RequestId::Number(0), "1"))
+        );
+        // Past i64: whatever RequestId itself makes of it.
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":9223372036854775807,"result":1}"#),
+            Some((RequestId::Number(i64::MAX), "1"))
+        );
     }
 
     #[test]
@@ -157,6 +181,9 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":12x,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":007,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":+5,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":-,"result":{}}"#,
             r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
             r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
