@@ -12,7 +12,7 @@ use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::HttpConfig;
-use crate::wire::{Outgoing, PROTOCOL_HEADER, SESSION_HEADER, valid_session_id};
+use crate::wire::{Outgoing, PROTOCOL_HEADER, SESSION_HEADER, is_valid_session_id};
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every critical section is a plain assignment; a poisoned lock is still consistent.
@@ -28,8 +28,10 @@ pub(crate) struct Inner {
     pub(crate) handler: Arc<dyn TransportHandler>,
     /// Configured headers, plus any an auth hook returned since.
     headers: Mutex<CustomHeaders>,
-    session: Mutex<Option<String>>,
-    protocol: Mutex<Option<String>>,
+    /// The session id and the negotiated revision, kept as the header values they are sent
+    /// as (checked and copied once, not on every request).
+    session: Mutex<Option<HeaderValue>>,
+    protocol: Mutex<Option<HeaderValue>>,
     /// Every background task; shut down on close, so none outlives the transport.
     pub(crate) tasks: TransportTasks,
     pub(crate) listener: Mutex<Option<AbortHandle>>,
@@ -67,11 +69,13 @@ impl Inner {
     }
 
     pub(crate) fn session_id(&self) -> Option<String> {
-        lock(&self.session).clone()
+        lock(&self.session).as_ref().map(header_string)
     }
 
-    pub(crate) fn set_protocol(&self, version: Option<String>) {
-        *lock(&self.protocol) = version;
+    /// Send `MCP-Protocol-Version: version` from now on (a value that cannot be a header is
+    /// not sent).
+    pub(crate) fn set_protocol(&self, version: Option<&str>) {
+        *lock(&self.protocol) = version.and_then(|v| HeaderValue::from_str(v).ok());
     }
 
     /// Forget the session and the negotiated revision (after [`Error::SessionExpired`]).
@@ -134,7 +138,7 @@ impl Inner {
     pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
         let mut retried = false;
         loop {
-            let sent_session = self.session_id();
+            let sent_session = lock(&self.session).clone();
             let mut request = outgoing
                 .to_request(&self.uri)
                 .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
@@ -143,27 +147,23 @@ impl Inner {
                 // Requests always go to the configured endpoint itself, so the origin check
                 // passes here; it matters for transports that post elsewhere.
                 lock(&self.headers).apply(&self.config.url, &self.config.url, headers);
-                if let Some(id) = &sent_session
-                    && let Ok(v) = HeaderValue::from_str(id)
-                {
-                    headers.insert(SESSION_HEADER, v);
+                if let Some(id) = &sent_session {
+                    headers.insert(SESSION_HEADER, id.clone());
                 }
-                if let Some(version) = lock(&self.protocol).as_deref()
-                    && let Ok(v) = HeaderValue::from_str(version)
-                {
-                    headers.insert(PROTOCOL_HEADER, v);
+                if let Some(version) = lock(&self.protocol).clone() {
+                    headers.insert(PROTOCOL_HEADER, version);
                 }
             }
             let response = self.client.send(request).await?;
             if let Some(id) = response
                 .headers()
                 .get(SESSION_HEADER)
-                .and_then(valid_session_id)
+                .filter(|v| is_valid_session_id(v))
             {
                 let mut session = lock(&self.session);
-                if session.as_deref() != Some(id.as_str()) {
+                if session.as_ref() != Some(id) {
                     tracing::debug!("Streamable HTTP session established");
-                    *session = Some(id);
+                    *session = Some(id.clone());
                 }
             }
             let status = response.status();
@@ -192,7 +192,9 @@ impl Inner {
             if status == StatusCode::NOT_FOUND
                 && let Some(session_id) = sent_session
             {
-                return Err(Error::SessionExpired { session_id });
+                return Err(Error::SessionExpired {
+                    session_id: header_string(&session_id),
+                });
             }
             return Err(http_error(response).await);
         }
@@ -203,4 +205,9 @@ impl Inner {
         let cap = Duration::from_secs(2);
         self.config.timeout.map_or(cap, |t| t.min(cap))
     }
+}
+
+/// A header value we checked to be visible ASCII, as a string.
+fn header_string(value: &HeaderValue) -> String {
+    String::from_utf8_lossy(value.as_bytes()).into_owned()
 }

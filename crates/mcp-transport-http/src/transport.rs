@@ -175,7 +175,7 @@ impl Transport for HttpTransport {
 
     fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            self.inner.set_protocol(Some(version.to_owned()));
+            self.inner.set_protocol(Some(version));
             self.inner.start_listener().await;
         })
     }

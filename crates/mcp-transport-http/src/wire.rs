@@ -1,7 +1,7 @@
 //! Building requests and reading what kind of reply came back.
 
 use bytes::Bytes;
-use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 
@@ -10,12 +10,16 @@ pub(crate) const ACCEPT_POST: &str = "application/json, text/event-stream";
 /// `Accept` for the GET stream and resumption.
 pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
 
+// Header names as constants, parsed at compile time: looking a `&str` name up parses it
+// again on every request.
 /// The session header (`Mcp-Session-Id`; header names are case-insensitive).
-pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// The negotiated-revision header.
-pub(crate) const PROTOCOL_HEADER: &str = "mcp-protocol-version";
+pub(crate) const PROTOCOL_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
 /// The SSE resumption cursor.
-pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
+pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 /// What one outgoing HTTP request is.
 #[derive(Debug, Clone)]
@@ -59,17 +63,20 @@ impl Outgoing {
 
     /// The request skeleton; the caller adds session, version and custom headers.
     pub(crate) fn to_request(&self, uri: &http::Uri) -> Result<Request<Full<Bytes>>, http::Error> {
-        let mut builder = Request::builder()
-            .method(self.method.clone())
-            .uri(uri.clone())
-            .header(ACCEPT, self.accept);
+        // Built directly rather than through `Request::builder()`, which checks and converts
+        // every part again on each request.
+        let mut request = Request::new(Full::new(self.body.clone().unwrap_or_default()));
+        *request.method_mut() = self.method.clone();
+        *request.uri_mut() = uri.clone();
+        let headers = request.headers_mut();
+        headers.insert(ACCEPT, HeaderValue::from_static(self.accept));
         if self.body.is_some() {
-            builder = builder.header(CONTENT_TYPE, "application/json");
+            headers.insert(CONTENT_TYPE, JSON);
         }
         if let Some(id) = &self.last_event_id {
-            builder = builder.header(LAST_EVENT_ID, id.as_str());
+            headers.insert(LAST_EVENT_ID, HeaderValue::from_str(id)?);
         }
-        builder.body(Full::new(self.body.clone().unwrap_or_default()))
+        Ok(request)
     }
 }
 
@@ -97,8 +104,7 @@ pub(crate) fn reply_kind<B>(response: &Response<B>) -> ReplyKind {
 }
 
 /// A session id is visible ASCII (0x21..=0x7E) per the spec; anything else is ignored.
-pub(crate) fn valid_session_id(value: &HeaderValue) -> Option<String> {
+pub(crate) fn is_valid_session_id(value: &HeaderValue) -> bool {
     let bytes = value.as_bytes();
-    (!bytes.is_empty() && bytes.iter().all(|b| (0x21..=0x7e).contains(b)))
-        .then(|| String::from_utf8_lossy(bytes).into_owned())
+    !bytes.is_empty() && bytes.iter().all(|b| (0x21..=0x7e).contains(b))
 }

@@ -46,6 +46,9 @@ struct Shared {
     /// closed by the server's keep-alive timeout.
     idle: Mutex<Vec<Idle>>,
     idle_timeout: Duration,
+    /// The `Host` header of the last origin used (a client nearly always talks to one):
+    /// checking and copying it on every request cost more than the rest of the rewrite.
+    host: Mutex<Option<(Authority, HeaderValue)>>,
 }
 
 struct Idle {
@@ -119,6 +122,18 @@ impl Shared {
         Some(idle.remove(at).sender)
     }
 
+    fn host_for(&self, origin: &Authority, uri: &Uri) -> Result<HeaderValue, Error> {
+        let mut cached = self.host.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((cached_origin, value)) = &*cached
+            && same_authority(cached_origin, origin)
+        {
+            return Ok(value.clone());
+        }
+        let value = host_value(uri)?;
+        *cached = Some((origin.clone(), value.clone()));
+        Ok(value)
+    }
+
     fn prune(&self, idle: &mut Vec<Idle>, now: Instant) {
         idle.retain(|i| {
             !i.sender.is_closed() && now.saturating_duration_since(i.since) < self.idle_timeout
@@ -133,6 +148,7 @@ impl H1Pool {
             shared: Arc::new(Shared {
                 idle: Mutex::new(Vec::new()),
                 idle_timeout,
+                host: Mutex::new(None),
             }),
         }
     }
@@ -148,7 +164,7 @@ impl H1Pool {
         origin: Authority,
         mut request: Request<Full<Bytes>>,
     ) -> Result<Response<ResponseBody>, Error> {
-        to_origin_form(&mut request)?;
+        to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
         let (mut sender, reused) = match self.checkout_ready(&origin).await {
             Some(sender) => (sender, true),
             None => (connect(&origin).await?, false),
@@ -214,21 +230,12 @@ pub(crate) fn origin_for<B>(request: &Request<B>) -> Option<Authority> {
 /// Rewrite an absolute-URI request as a bare HTTP/1.1 connection sends it: an origin-form
 /// target (`/path?query`; hyper writes the URI as given) and a `Host` header, unless the
 /// caller set one. `Host` is the host and any non-default port, never the user info.
-fn to_origin_form(request: &mut Request<Full<Bytes>>) -> Result<(), Error> {
+fn to_origin_form(
+    request: &mut Request<Full<Bytes>>,
+    host: impl FnOnce(&Uri) -> Result<HeaderValue, Error>,
+) -> Result<(), Error> {
     if !request.headers().contains_key(HOST) {
-        let uri = request.uri();
-        let authority = uri.authority().map_or("", Authority::as_str);
-        let host = uri.host().unwrap_or_default();
-        let port = uri.port_u16();
-        let value = if port != Some(80) && !authority.contains('@') {
-            // The usual case: the authority already is `host[:port]`.
-            HeaderValue::from_str(authority)
-        } else if let Some(port) = port.filter(|p| *p != 80) {
-            HeaderValue::try_from(format!("{host}:{port}"))
-        } else {
-            HeaderValue::from_str(host)
-        }
-        .map_err(|_| Error::Config(format!("invalid host in the URL: {host:?}")))?;
+        let value = host(request.uri())?;
         request.headers_mut().insert(HOST, value);
     }
     let target = request
@@ -238,6 +245,22 @@ fn to_origin_form(request: &mut Request<Full<Bytes>>) -> Result<(), Error> {
         .unwrap_or_else(|| PathAndQuery::from_static("/"));
     *request.uri_mut() = Uri::from(target);
     Ok(())
+}
+
+/// The `Host` header for `uri`: the host and any non-default port, never the user info.
+fn host_value(uri: &Uri) -> Result<HeaderValue, Error> {
+    let authority = uri.authority().map_or("", Authority::as_str);
+    let host = uri.host().unwrap_or_default();
+    let port = uri.port_u16();
+    if port != Some(80) && !authority.contains('@') {
+        // The usual case: the authority already is `host[:port]`.
+        HeaderValue::from_str(authority)
+    } else if let Some(port) = port.filter(|p| *p != 80) {
+        HeaderValue::try_from(format!("{host}:{port}"))
+    } else {
+        HeaderValue::from_str(host)
+    }
+    .map_err(|_| Error::Config(format!("invalid host in the URL: {host:?}")))
 }
 
 /// A new connection to `origin`, its connection task spawned.
@@ -556,7 +579,7 @@ mod tests {
         ];
         for (url, host, target) in cases {
             let mut request = post(url);
-            to_origin_form(&mut request).unwrap();
+            to_origin_form(&mut request, host_value).unwrap();
             assert_eq!(request.headers()[HOST], host, "{url}");
             assert_eq!(request.uri(), target, "{url}");
         }
@@ -565,8 +588,23 @@ mod tests {
         request
             .headers_mut()
             .insert(HOST, HeaderValue::from_static("virtual.example"));
-        to_origin_form(&mut request).unwrap();
+        to_origin_form(&mut request, host_value).unwrap();
         assert_eq!(request.headers()[HOST], "virtual.example");
+    }
+
+    #[test]
+    fn the_cached_host_follows_the_origin() {
+        let pool = H1Pool::new(Duration::from_secs(90));
+        for url in [
+            "http://a.example:81/x",
+            "http://b.example/y",
+            "http://a.example:81/z",
+        ] {
+            let uri: Uri = url.parse().unwrap();
+            let origin = uri.authority().unwrap().clone();
+            let host = pool.shared.host_for(&origin, &uri).unwrap();
+            assert_eq!(host, host_value(&uri).unwrap(), "{url}");
+        }
     }
 
     #[test]
