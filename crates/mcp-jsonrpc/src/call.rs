@@ -2,13 +2,11 @@
 //! progress-driven timeout resets.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use mcp_types::{CancelledNotificationParams, RawResult, RawValue, RequestId};
 use tokio::sync::oneshot;
-use tokio::time::Instant;
 
-use crate::pending::{PendingRequests, ProgressSlot, Reply};
+use crate::pending::{PendingRequests, Reply};
 use crate::{CancelToken, Error};
 
 /// A request that has been registered and (by the transport) written, waiting for its reply.
@@ -19,10 +17,9 @@ pub struct InFlight {
     pub(crate) method: Box<str>,
     pub(crate) rx: oneshot::Receiver<Reply>,
     pub(crate) pending: Arc<PendingRequests>,
-    pub(crate) timeout: Option<Duration>,
     pub(crate) cancel: Option<CancelToken>,
-    pub(crate) progress: Option<Arc<ProgressSlot>>,
-    pub(crate) reset_max: Option<Duration>,
+    /// It has a deadline: the sweeper must run (`deadline.rs`).
+    pub(crate) timed: bool,
     pub(crate) answered: bool,
 }
 
@@ -47,60 +44,39 @@ impl InFlight {
     }
 
     /// Wait for the reply, the timeout or the caller's cancellation, whichever comes first.
+    ///
+    /// The timeout runs from [`RpcCore::start_call`](crate::RpcCore::start_call); progress
+    /// notifications restart it when the request asked for that. Must be awaited inside a
+    /// tokio runtime.
     pub async fn wait(&mut self) -> Result<RawResult, Error> {
-        let start = Instant::now();
-        let hard_deadline = self.reset_max.map(|m| start + m);
-        let mut deadline = self.timeout.map(|t| start + t);
-        let cap = |d: Option<Instant>| match (d, hard_deadline) {
-            (Some(d), Some(h)) => Some(d.min(h)),
-            (d, h) => d.or(h),
+        if self.timed {
+            self.pending.ensure_sweeper();
+        }
+        let cancelled = async {
+            match &self.cancel {
+                Some(c) => c.cancelled().await,
+                None => std::future::pending().await,
+            }
         };
-        deadline = cap(deadline);
-        let resets = self.reset_max.is_some();
-        loop {
-            let sleep = async {
-                match deadline {
-                    Some(d) => tokio::time::sleep_until(d).await,
-                    None => std::future::pending().await,
-                }
-            };
-            let cancelled = async {
-                match &self.cancel {
-                    Some(c) => c.cancelled().await,
-                    None => std::future::pending().await,
-                }
-            };
-            let bumped = async {
-                match (&self.progress, resets) {
-                    (Some(slot), true) => slot.bumped.notified().await,
-                    _ => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                biased;
-                reply = &mut self.rx => {
-                    self.answered = true;
+        tokio::select! {
+            biased;
+            reply = &mut self.rx => {
+                self.answered = true;
+                match reply {
+                    // The sweeper's timeout: it does not know the method.
+                    Ok(Err(Error::Timeout { method, after })) if method.is_empty() => {
+                        Err(Error::Timeout { method: self.method.to_string(), after })
+                    }
+                    Ok(reply) => reply,
                     // The sender is only dropped without a reply when the map entry was
                     // removed by close(), which always sends first; treat it as closed.
-                    return reply.unwrap_or_else(|_| Err(Error::closed()));
+                    Err(_) => Err(Error::closed()),
                 }
-                () = cancelled => {
-                    let reason = self.cancel.as_ref().and_then(CancelToken::reason)
-                        .unwrap_or_else(|| "cancelled by caller".to_owned());
-                    return Err(Error::Cancelled { reason });
-                }
-                () = sleep => {
-                    let now = Instant::now();
-                    let after = match (hard_deadline, self.timeout) {
-                        (Some(h), _) if now >= h => self.reset_max.unwrap_or_default(),
-                        (_, Some(t)) => t,
-                        _ => now - start,
-                    };
-                    return Err(Error::Timeout { method: self.method.to_string(), after });
-                }
-                () = bumped => {
-                    deadline = cap(self.timeout.map(|t| Instant::now() + t));
-                }
+            }
+            () = cancelled => {
+                let reason = self.cancel.as_ref().and_then(CancelToken::reason)
+                    .unwrap_or_else(|| "cancelled by caller".to_owned());
+                Err(Error::Cancelled { reason })
             }
         }
     }

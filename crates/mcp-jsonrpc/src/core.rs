@@ -11,9 +11,10 @@ use mcp_types::{
     notifications::PROGRESS_NOTIFICATION,
 };
 use serde_json::{Map, Value};
-use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use crate::call::InFlight;
+use crate::deadline::{Deadline, Resets};
 use crate::pending::{PendingRequests, ProgressSlot};
 use crate::{Error, IdAllocator, IdFormat, RequestOptions, effective_timeout};
 
@@ -91,17 +92,23 @@ impl RpcCore {
         options: &RequestOptions,
     ) -> Result<(Vec<u8>, InFlight), Error> {
         let id = self.ids.next();
+        let start = Instant::now();
+        let timeout = effective_timeout(self.default_timeout, options.timeout);
+        let hard = options
+            .reset_timeout_on_progress
+            .map(|max| (start + max, max));
+        let deadline = Deadline::capped(start, timeout, hard);
         let progress = options.on_progress.clone().map(|callback| {
             Arc::new(ProgressSlot {
                 callback,
-                bumped: Notify::new(),
+                resets: hard.map(|(hard, max)| Resets { timeout, hard, max }),
             })
         });
         let params = match &progress {
             Some(_) => Some(with_progress_token(params.as_deref(), &id)?),
             None => params,
         };
-        let rx = self.pending.insert(id.clone(), progress.clone())?;
+        let rx = self.pending.insert(id.clone(), progress, deadline)?;
         let mut frame =
             Vec::with_capacity(64 + method.len() + params.as_ref().map_or(0, |p| p.get().len()));
         encode_request(&mut frame, &id, method, params.as_deref());
@@ -110,10 +117,8 @@ impl RpcCore {
             method: method.into(),
             rx,
             pending: Arc::clone(&self.pending),
-            timeout: effective_timeout(self.default_timeout, options.timeout),
             cancel: options.cancel.clone(),
-            progress,
-            reset_max: options.reset_timeout_on_progress,
+            timed: deadline.is_some(),
             answered: false,
         };
         Ok((frame, call))

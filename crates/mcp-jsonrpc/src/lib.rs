@@ -24,6 +24,7 @@
 mod call;
 mod cancel;
 mod core;
+mod deadline;
 mod error;
 #[cfg(feature = "http")]
 pub mod http;
