@@ -309,6 +309,36 @@ pub enum ContentBlock {
     Unknown(Value),
 }
 
+/// A list of content blocks, starting with room for one. serde's `Vec` starts at four when
+/// the input does not say how many (JSON never does): 1.2 KB for these 300-byte blocks, past
+/// the allocator's per-thread cache, for results that nearly always hold one block.
+pub(crate) fn deserialize_blocks<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ContentBlock>, D::Error> {
+    struct BlocksVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for BlocksVisitor {
+        type Value = Vec<ContentBlock>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an array of content blocks")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1).clamp(1, 64));
+            while let Some(block) = seq.next_element()? {
+                blocks.push(block);
+            }
+            Ok(blocks)
+        }
+    }
+
+    deserializer.deserialize_seq(BlocksVisitor)
+}
+
 impl ContentBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {

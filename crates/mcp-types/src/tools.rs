@@ -307,7 +307,7 @@ impl CallToolRequestParams {
 pub struct CallToolResult {
     /// Unstructured result.
     // `default`: a few servers omit an empty array; the schema requires it, we tolerate it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::content::deserialize_blocks")]
     pub content: Vec<ContentBlock>,
     /// Structured result matching the tool's output schema (2025-06-18 and later).
     #[serde(default, skip_serializing_if = "Option::is_none")]
