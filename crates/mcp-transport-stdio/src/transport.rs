@@ -29,15 +29,20 @@ struct Tasks {
 
 /// An MCP server running as a child process, spoken to over its stdin and stdout.
 ///
-/// - Requests, notifications and replies are written as one JSON object per line by a single
-///   writer task, which flushes once per burst of queued frames.
+/// - Requests, notifications and replies are written as one JSON object per line, in groups:
+///   frames are appended to one buffer, the caller that completes a group of 32 writes it,
+///   and a writer task writes what is left of a burst. A request does not wait for its
+///   write: if writing fails (a broken pipe), the transport closes with
+///   `Transport closed: writing to the server's stdin failed: …` (or the server's exit
+///   status, when that comes within half a second), which rejects that request and every
+///   other pending one.
 /// - The reader task hands every line to the shared [`RpcCore`]; server notifications and
 ///   errors go to the [`TransportHandler`], and server-to-client requests are answered by it
 ///   on their own tasks.
 /// - A request that times out, is cancelled through its token, or whose future the caller
 ///   drops sends `notifications/cancelled` to the server (never for `initialize`).
 /// - The transport closes when the caller calls [`close`](Transport::close), when the
-///   server's stdout ends, or when the server exits: pending requests are rejected with
+///   server's stdout ends, when the server exits, or when writing to its stdin fails: pending requests are rejected with
 ///   `Transport closed: <why>` and [`TransportHandler::on_closed`] runs exactly once. It never
 ///   restarts the server.
 /// - [`close`](Transport::close) shuts the server down as the MCP specification says: close

@@ -134,13 +134,21 @@ async fn request_on_broken_pipe_fails() {
     let err = bounded(t.request("ping", None, RequestOptions::new()))
         .await
         .unwrap_err();
+    // The request did not wait for its write: the failed write closed the transport.
     match &err {
-        Error::Io(e) => assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe),
-        Error::TransportClosed { .. } => {}
-        other => panic!("expected a broken pipe, got {other:?}"),
+        Error::TransportClosed {
+            detail: Some(detail),
+        } => assert!(
+            detail.starts_with("writing to the server's stdin failed"),
+            "{detail}"
+        ),
+        other => panic!("expected the transport closed by the broken pipe, got {other:?}"),
     }
     assert_eq!(t.pending_len(), 0);
+    assert_eq!(recorder.closed(), 1);
+    assert!(!t.is_connected());
     bounded(t.close()).await;
+    assert_eq!(recorder.closed(), 1);
 }
 
 #[tokio::test]
