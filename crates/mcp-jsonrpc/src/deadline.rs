@@ -13,6 +13,7 @@
 //! as the number of requests in flight. Progress notifications only ever move a deadline
 //! later, so they never wake it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -64,8 +65,23 @@ impl Deadline {
     }
 }
 
-/// The sweeper: runs until its [`PendingRequests`] is closed or dropped.
-pub(crate) async fn sweep(pending: Weak<PendingRequests>, rearm: Arc<Notify>) {
+/// Clears the running flag when the sweeper ends, however it ends.
+struct Running(Arc<AtomicBool>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// The sweeper: runs until its [`PendingRequests`] is closed or dropped, or its runtime
+/// shuts down.
+pub(crate) async fn sweep(
+    pending: Weak<PendingRequests>,
+    rearm: Arc<Notify>,
+    running: Arc<AtomicBool>,
+) {
+    let _running = Running(running);
     loop {
         let next = match pending.upgrade().map(|p| p.expire_due(Instant::now())) {
             Some(Swept::Next(next)) => next,
@@ -191,5 +207,25 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         panic!("the sweeper outlived its core");
+    }
+
+    #[test]
+    fn timeouts_still_fire_in_a_second_runtime() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(20)));
+        for _ in 0..2 {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap();
+            // The first runtime's sweeper dies with it; the second wait must start another.
+            let (_, mut call) = core.start_call("a", None, &RequestOptions::new()).unwrap();
+            let result = runtime.block_on(async {
+                tokio::time::timeout(Duration::from_secs(5), call.wait()).await
+            });
+            assert!(
+                matches!(result, Ok(Err(Error::Timeout { .. }))),
+                "{result:?}"
+            );
+        }
     }
 }

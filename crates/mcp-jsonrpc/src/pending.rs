@@ -54,7 +54,9 @@ pub struct PendingRequests {
     state: Mutex<State>,
     /// Wakes the deadline sweeper (`deadline.rs`).
     rearm: Arc<Notify>,
-    sweeper_started: AtomicBool,
+    /// Whether a sweeper task is running; it clears this when it ends, also when its
+    /// runtime shuts down under it, so a later wait in another runtime starts a new one.
+    sweeper_running: Arc<AtomicBool>,
 }
 
 impl Drop for PendingRequests {
@@ -128,12 +130,16 @@ impl PendingRequests {
         Ok(rx)
     }
 
-    /// Start the deadline sweeper, once. Needs a tokio runtime, as any wait does.
+    /// Start the deadline sweeper unless one runs. Needs a tokio runtime, as any wait does.
     pub(crate) fn ensure_sweeper(self: &Arc<Self>) {
-        if !self.sweeper_started.load(Ordering::Relaxed)
-            && !self.sweeper_started.swap(true, Ordering::AcqRel)
+        if !self.sweeper_running.load(Ordering::Acquire)
+            && !self.sweeper_running.swap(true, Ordering::AcqRel)
         {
-            tokio::spawn(sweep(Arc::downgrade(self), Arc::clone(&self.rearm)));
+            tokio::spawn(sweep(
+                Arc::downgrade(self),
+                Arc::clone(&self.rearm),
+                Arc::clone(&self.sweeper_running),
+            ));
         }
     }
 

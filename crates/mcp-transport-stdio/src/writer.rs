@@ -202,7 +202,8 @@ impl Writer {
 
     /// Append `frame`, write at once when enough is buffered, and otherwise leave it for the
     /// task. Returns the acknowledgement to wait for, when one was asked for and the frame
-    /// is not written yet.
+    /// is not written yet. The direct write happens under the lock, so frames stay in order;
+    /// it never waits (a full pipe leaves the rest to the task).
     fn submit(
         &self,
         frame: &[u8],
@@ -231,6 +232,9 @@ impl Writer {
                 }
                 if state.written == state.out.len() {
                     state.out.clear();
+                    if state.out.capacity() > KEEP_CAPACITY {
+                        state.out = Vec::new();
+                    }
                     state.written = 0;
                     let acks = std::mem::take(&mut state.acks);
                     drop(state);
