@@ -20,6 +20,9 @@ use crate::RequestId;
 /// non-whitespace byte before the closing brace. `None` for any other shape, or anything
 /// unexpected; the full parse then decides.
 pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
+    if let Some(head) = compact_head(text) {
+        return Some(head);
+    }
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -50,14 +53,7 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
                 id = Some(parse_id(&text[i..end])?);
                 i = end;
             }
-            b"result" if version => {
-                let close = b.iter().rposition(|c| !is_ws(*c))?;
-                if b[close] != b'}' || close <= i {
-                    return None;
-                }
-                let end = b[..close].iter().rposition(|c| !is_ws(*c))? + 1;
-                return (end > i).then(|| id.map(|id| (id, i..end)))?;
-            }
+            b"result" if version => return Some((id?, value_span(b, i)?)),
             _ => return None,
         }
         i = skip_ws(b, i);
@@ -66,6 +62,37 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
         }
         i += 1;
     }
+}
+
+/// How the SDKs write a response's head: compact, `jsonrpc` first.
+const COMPACT_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+const COMPACT_RESULT: &[u8] = br#","result":"#;
+
+/// The head written exactly as [`COMPACT_HEAD`], id, [`COMPACT_RESULT`]: matched as a whole
+/// rather than member by member, a third of the work.
+fn compact_head(text: &str) -> Option<(RequestId, Range<usize>)> {
+    let b = text.as_bytes();
+    if !b.starts_with(COMPACT_HEAD) {
+        return None;
+    }
+    let start = COMPACT_HEAD.len();
+    let end = scalar_end(b, start)?;
+    if !b[end..].starts_with(COMPACT_RESULT) {
+        return None;
+    }
+    let id = parse_id(&text[start..end])?;
+    Some((id, value_span(b, end + COMPACT_RESULT.len())?))
+}
+
+/// The span of the last member's value, which starts at `start`: up to the last
+/// non-whitespace byte before the object's closing brace.
+fn value_span(b: &[u8], start: usize) -> Option<Range<usize>> {
+    let close = b.iter().rposition(|c| !is_ws(*c))?;
+    if b[close] != b'}' || close <= start {
+        return None;
+    }
+    let end = b[..close].iter().rposition(|c| !is_ws(*c))? + 1;
+    (end > start).then_some(start..end)
 }
 
 /// An integer id as JSON writes it (`-?(0|[1-9][0-9]*)`) without serde, which costs more
@@ -148,6 +175,10 @@ mod tests {
         assert_eq!(
             head(r#"{"jsonrpc":"2.0","id":0,"result":1}"#),
             Some((RequestId::Number(0), "1"))
+        );
+        assert_eq!(
+            head(r#"{"jsonrpc":"2.0","id":"abc","result":null}"#),
+            Some((RequestId::String("abc".into()), "null"))
         );
         // Past i64: whatever RequestId itself makes of it.
         assert_eq!(
