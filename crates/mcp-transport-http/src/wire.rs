@@ -6,12 +6,13 @@ use http::{Method, Request, Response};
 use http_body_util::Full;
 
 /// `Accept` for a POST: the spec requires both types (some servers answer 406 otherwise).
-pub(crate) const ACCEPT_POST: &str = "application/json, text/event-stream";
+pub(crate) const ACCEPT_POST: HeaderValue =
+    HeaderValue::from_static("application/json, text/event-stream");
 /// `Accept` for the GET stream and resumption.
-pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
+pub(crate) const ACCEPT_SSE: HeaderValue = HeaderValue::from_static("text/event-stream");
 
-// Header names as constants, parsed at compile time: looking a `&str` name up parses it
-// again on every request.
+// Header names and fixed values as constants, checked at compile time: a `&str` name or
+// value is parsed again on every request.
 /// The session header (`Mcp-Session-Id`; header names are case-insensitive).
 pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// The negotiated-revision header.
@@ -26,7 +27,7 @@ const JSON: HeaderValue = HeaderValue::from_static("application/json");
 pub(crate) struct Outgoing {
     pub(crate) method: Method,
     pub(crate) body: Option<Bytes>,
-    pub(crate) accept: &'static str,
+    pub(crate) accept: HeaderValue,
     pub(crate) last_event_id: Option<String>,
 }
 
@@ -69,7 +70,7 @@ impl Outgoing {
         *request.method_mut() = self.method.clone();
         *request.uri_mut() = uri.clone();
         let headers = request.headers_mut();
-        headers.insert(ACCEPT, HeaderValue::from_static(self.accept));
+        headers.insert(ACCEPT, self.accept.clone());
         if self.body.is_some() {
             headers.insert(CONTENT_TYPE, JSON);
         }
