@@ -31,9 +31,9 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 enum End {
     Eof,
     Exited,
-    Failed(io::Error),
-    /// Writing to stdin failed, and the server did not go away within the grace period.
-    WriteFailed,
+    /// Reading stdout failed, or writing stdin did and the server did not go away within the
+    /// grace period: what failed ("reading the server's stdout"), and the error.
+    Failed(&'static str, io::Error),
 }
 
 pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
@@ -69,27 +69,22 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
                         });
                     }
                     Ok(None) => break End::Eof,
-                    Err(e) => break End::Failed(e),
+                    Err(e) => break End::Failed("reading the server's stdout", e),
                 },
                 () = &mut exited => break End::Exited,
-                () = &mut write_failed => break End::WriteFailed,
+                () = &mut write_failed => {
+                    let e = shared
+                        .writer
+                        .failure()
+                        .unwrap_or_else(|| io::ErrorKind::Other.into());
+                    break End::Failed("writing to the server's stdin", e);
+                }
             }
         }
     };
     let detail = match end {
-        End::Failed(e) => {
-            let detail = format!("reading the server's stdout failed: {e}");
-            if !shared.core.is_closed() {
-                shared.handler.on_error(&Error::Io(e));
-            }
-            detail
-        }
-        End::WriteFailed => {
-            let e = shared
-                .writer
-                .failure()
-                .unwrap_or_else(|| io::ErrorKind::Other.into());
-            let detail = format!("writing to the server's stdin failed: {e}");
+        End::Failed(what, e) => {
+            let detail = format!("{what} failed: {e}");
             if !shared.core.is_closed() {
                 shared.handler.on_error(&Error::Io(e));
             }
