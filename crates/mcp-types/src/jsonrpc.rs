@@ -12,7 +12,7 @@ use std::ops::Range;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
-use crate::response_head::response_head;
+use crate::response_head::{is_ws, response_head};
 use crate::{RawResult, RequestId};
 
 /// The only JSON-RPC version there is.
@@ -259,10 +259,7 @@ impl Frame {
 }
 
 fn first_significant_byte(bytes: &[u8]) -> Option<u8> {
-    bytes
-        .iter()
-        .copied()
-        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    bytes.iter().copied().find(|b| !is_ws(*b))
 }
 
 /// The members we look at, borrowed from the input so nothing is copied twice.

@@ -110,7 +110,8 @@ fn parse_id(s: &str) -> Option<RequestId> {
     }
 }
 
-fn is_ws(c: u8) -> bool {
+/// JSON's whitespace.
+pub(crate) fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
