@@ -103,6 +103,7 @@ pub(crate) async fn sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Error, IdFormat, RequestOptions, RpcCore};
 
     #[test]
     fn the_hard_limit_wins_when_it_comes_first() {
@@ -133,8 +134,6 @@ mod tests {
             })
         );
     }
-
-    use crate::{Error, IdFormat, RequestOptions, RpcCore};
 
     fn timed_out(result: Result<mcp_types::RawResult, Error>) -> (String, Duration) {
         match result {

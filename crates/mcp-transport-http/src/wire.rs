@@ -5,14 +5,14 @@ use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 
+// Header names and fixed values as constants, checked at compile time: a `&str` name or
+// value is parsed again on every request.
 /// `Accept` for a POST: the spec requires both types (some servers answer 406 otherwise).
 pub(crate) const ACCEPT_POST: HeaderValue =
     HeaderValue::from_static("application/json, text/event-stream");
 /// `Accept` for the GET stream and resumption.
 pub(crate) const ACCEPT_SSE: HeaderValue = HeaderValue::from_static("text/event-stream");
 
-// Header names and fixed values as constants, checked at compile time: a `&str` name or
-// value is parsed again on every request.
 /// The session header (`Mcp-Session-Id`; header names are case-insensitive).
 pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// The negotiated-revision header.
