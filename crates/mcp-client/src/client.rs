@@ -3,7 +3,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use mcp_jsonrpc::{Error, RequestOptions, Transport, TransportHandler};
+use mcp_jsonrpc::{
+    Error, Inbox, RequestOptions, Session, SessionOptions, Transport, TransportHandler,
+};
 use mcp_types::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
@@ -17,6 +19,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::{Mutex as AsyncMutex, broadcast, watch};
 
 use crate::capability;
+use crate::connection::Connection;
 use crate::dispatcher::Dispatcher;
 use crate::handshake;
 use crate::output_schema::OutputSchemas;
@@ -50,7 +53,7 @@ pub struct Client {
 }
 
 struct Inner {
-    transport: Arc<dyn Transport>,
+    connection: Connection,
     dispatcher: Arc<Dispatcher>,
     session: RwLock<Arc<InitializeResult>>,
     /// Bumped by every re-initialization, so concurrent requests that all saw the session
@@ -58,13 +61,12 @@ struct Inner {
     generation: AtomicU64,
     reinit: AsyncMutex<()>,
     output_schemas: OutputSchemas,
-    transport_label: String,
 }
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Client")
-            .field("transport", &self.inner.transport_label)
+            .field("transport", &self.transport_kind())
             .field("server", &self.server_info().name)
             .field("protocol_version", &self.protocol_version())
             .finish()
@@ -72,46 +74,46 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    /// Build a client over a transport made by `make_transport`, then run the handshake.
+    /// Build a client over a transport of your own, then run the handshake.
     ///
-    /// `make_transport` receives the handler the transport must report its events to; this
-    /// is how custom transports plug in. [`Client::connect`] uses it for the built-in ones.
-    pub async fn connect_with<F, Fut>(
+    /// `open` builds the transport (a message pipe) around the session's [`Inbox`]; the
+    /// session, configured by `session`, drives it. [`Client::connect`] does the same for the
+    /// built-in transports.
+    pub async fn connect_with<T, F, Fut>(
         options: ClientOptions,
-        make_transport: F,
+        session: SessionOptions,
+        open: F,
     ) -> Result<Self, Error>
     where
-        F: FnOnce(Arc<dyn TransportHandler>) -> Fut,
-        Fut: std::future::Future<Output = Result<Arc<dyn Transport>, Error>>,
+        T: Transport,
+        F: FnOnce(Inbox) -> Fut,
+        Fut: std::future::Future<Output = Result<T, Error>>,
     {
         let dispatcher = Dispatcher::new(options);
-        let transport =
-            make_transport(Arc::clone(&dispatcher) as Arc<dyn TransportHandler>).await?;
-        let label = transport.kind().to_owned();
-        Self::handshake_on(transport, dispatcher, label).await
+        let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
+        let session = Session::open(session, handler, open).await?;
+        Self::handshake_on(Connection::plain(session), dispatcher).await
     }
 
     pub(crate) async fn handshake_on(
-        transport: Arc<dyn Transport>,
+        connection: Connection,
         dispatcher: Arc<Dispatcher>,
-        transport_label: String,
     ) -> Result<Self, Error> {
-        let session = match handshake::initialize(&*transport, dispatcher.options()).await {
+        let session = match handshake::initialize(&connection, dispatcher.options()).await {
             Ok(session) => session,
             Err(e) => {
-                transport.close().await;
+                connection.session.close().await;
                 return Err(e);
             }
         };
         Ok(Self {
             inner: Arc::new(Inner {
-                transport,
+                connection,
                 dispatcher,
                 session: RwLock::new(Arc::new(session)),
                 generation: AtomicU64::new(0),
                 reinit: AsyncMutex::new(()),
                 output_schemas: OutputSchemas::default(),
-                transport_label,
             }),
         })
     }
@@ -148,17 +150,17 @@ impl Client {
     /// The transport in use: `"stdio"`, `"http"`, `"sse"` (after auto-detection, the one
     /// that worked).
     pub fn transport_kind(&self) -> &str {
-        &self.inner.transport_label
+        self.inner.connection.session.kind()
     }
 
     /// Whether the connection is up.
     pub fn is_connected(&self) -> bool {
-        self.inner.transport.is_connected()
+        self.inner.connection.session.is_connected()
     }
 
     /// The last lines of the server's stderr (stdio), for error reports.
     pub fn stderr_tail(&self) -> Option<String> {
-        self.inner.transport.stderr_tail()
+        self.inner.connection.stderr_tail()
     }
 
     /// Subscribe to server notifications (each subscriber sees every notification sent
@@ -177,7 +179,7 @@ impl Client {
 
     /// Close the connection (for stdio: shut the server down as the specification says).
     pub async fn close(&self) {
-        self.inner.transport.close().await;
+        self.inner.connection.session.close().await;
     }
 
     /// Replace the roots offered to the server and tell it (`notifications/roots/list_changed`)
@@ -186,7 +188,8 @@ impl Client {
         self.inner.dispatcher.set_roots(roots);
         if self.inner.dispatcher.options().roots.is_some() {
             self.inner
-                .transport
+                .connection
+                .session
                 .notify(methods::ROOTS_LIST_CHANGED, None)
                 .await?;
         }
@@ -204,18 +207,13 @@ impl Client {
         capability::require(&self.session().capabilities, method)?;
         let options = self.inner.dispatcher.options().request_options(options);
         let generation = self.inner.generation.load(Ordering::Acquire);
+        let session = &self.inner.connection.session;
         // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
-        let retry_params = (self.inner.transport.kind() == "http").then(|| params.clone());
-        match self
-            .inner
-            .transport
-            .request(method, params, options.clone())
-            .await
-        {
+        let retry_params = self.inner.connection.http.is_some().then(|| params.clone());
+        match session.request(method, params, options.clone()).await {
             Err(Error::SessionExpired { .. }) if retry_params.is_some() => {
                 self.reinitialize(generation).await?;
-                self.inner
-                    .transport
+                session
                     .request(method, retry_params.flatten(), options)
                     .await
             }
@@ -246,7 +244,7 @@ impl Client {
             .map(mcp_types::to_raw)
             .transpose()
             .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
-        self.inner.transport.notify(method, params).await
+        self.inner.connection.session.notify(method, params).await
     }
 
     async fn reinitialize(&self, seen_generation: u64) -> Result<(), Error> {
@@ -255,9 +253,11 @@ impl Client {
             return Ok(()); // another request already started a fresh session
         }
         tracing::info!(target: "mcp::client", "session expired; initializing a new session");
-        self.inner.transport.reset_session();
+        if let Some(http) = &self.inner.connection.http {
+            http.reset_session();
+        }
         let session =
-            handshake::initialize(&*self.inner.transport, self.inner.dispatcher.options()).await?;
+            handshake::initialize(&self.inner.connection, self.inner.dispatcher.options()).await?;
         *self
             .inner
             .session

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use mcp_jsonrpc::{Error, Transport, TransportHandler};
+use mcp_jsonrpc::{Error, TransportHandler};
 
 use crate::config::{ServerConfig, TransportKind};
+use crate::connection::Connection;
 use crate::dispatcher::Dispatcher;
 use crate::{Client, ClientOptions};
 
@@ -25,14 +26,13 @@ impl Client {
         let kind = config.transport_kind()?;
         let dispatcher = Dispatcher::new(options);
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
-        let transport: Arc<dyn Transport> = match kind {
+        let connection = match kind {
             TransportKind::Stdio => connect_stdio(config, handler).await?,
             TransportKind::Http => connect_http(config, dispatcher.options(), handler).await?,
             TransportKind::Sse => connect_sse(config, dispatcher.options(), handler).await?,
             TransportKind::Auto => return crate::detect::connect_auto(config, dispatcher).await,
         };
-        let label = transport.kind().to_owned();
-        Self::handshake_on(transport, dispatcher, label).await
+        Self::handshake_on(connection, dispatcher).await
     }
 }
 
@@ -40,7 +40,7 @@ impl Client {
 async fn connect_stdio(
     config: &ServerConfig,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     use mcp_transport_stdio::{StdioConfig, StdioTransport};
     let command = config
         .command
@@ -52,14 +52,16 @@ async fn connect_stdio(
     stdio.cwd = config.cwd.clone();
     stdio.timeout = config.resolved_timeout();
     stdio.id_format = config.id_format()?;
-    Ok(Arc::new(StdioTransport::spawn(stdio, handler).await?))
+    Ok(Connection::with_process(
+        StdioTransport::spawn(stdio, handler).await?,
+    ))
 }
 
 #[cfg(not(feature = "stdio"))]
 async fn connect_stdio(
     _: &ServerConfig,
     _: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     Err(Error::Config(
         "this build of mcp-client has no stdio transport (feature `stdio`)".into(),
     ))
@@ -70,7 +72,7 @@ pub(crate) async fn connect_http(
     config: &ServerConfig,
     options: &ClientOptions,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     use mcp_transport_http::{HttpConfig, HttpTransport};
     let mut http = HttpConfig::new(server_url(config)?)
         .with_headers(config.header_pairs())
@@ -79,7 +81,9 @@ pub(crate) async fn connect_http(
     if let Some(hook) = &options.auth {
         http = http.with_auth(Arc::clone(hook));
     }
-    Ok(Arc::new(HttpTransport::connect(http, handler).await?))
+    Ok(Connection::with_http_session(
+        HttpTransport::connect(http, handler).await?,
+    ))
 }
 
 #[cfg(not(feature = "http"))]
@@ -87,7 +91,7 @@ pub(crate) async fn connect_http(
     _: &ServerConfig,
     _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     Err(Error::Config(
         "this build of mcp-client has no HTTP transport (feature `http`)".into(),
     ))
@@ -98,7 +102,7 @@ pub(crate) async fn connect_sse(
     config: &ServerConfig,
     options: &ClientOptions,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     use mcp_transport_sse::{DEFAULT_CONNECT_TIMEOUT, SseConfig, SseTransport};
     let timeout = config.resolved_timeout();
     let mut sse = SseConfig::new(server_url(config)?)
@@ -113,7 +117,9 @@ pub(crate) async fn connect_sse(
     if let Some(hook) = &options.auth {
         sse = sse.with_auth(Arc::clone(hook));
     }
-    Ok(Arc::new(SseTransport::connect(sse, handler).await?))
+    Ok(Connection::plain(
+        SseTransport::connect(sse, handler).await?,
+    ))
 }
 
 #[cfg(not(feature = "sse"))]
@@ -121,7 +127,7 @@ pub(crate) async fn connect_sse(
     _: &ServerConfig,
     _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
-) -> Result<Arc<dyn Transport>, Error> {
+) -> Result<Connection, Error> {
     Err(Error::Config(
         "this build of mcp-client has no legacy SSE transport (feature `sse`)".into(),
     ))

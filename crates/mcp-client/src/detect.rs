@@ -30,7 +30,7 @@ pub(crate) async fn connect_auto(
         // Nothing to try first in a build without Streamable HTTP.
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
         let sse = connect_sse(config, dispatcher.options(), handler).await?;
-        return Client::handshake_on(sse, dispatcher, "sse".into()).await;
+        return Client::handshake_on(sse, dispatcher).await;
     }
     let probe = Arc::new(Probe::new(Arc::clone(&dispatcher)));
     let http = connect_http(
@@ -39,7 +39,7 @@ pub(crate) async fn connect_auto(
         Arc::clone(&probe) as Arc<dyn TransportHandler>,
     )
     .await?;
-    let error = match Client::handshake_on(http, Arc::clone(&dispatcher), "http".into()).await {
+    let error = match Client::handshake_on(http, Arc::clone(&dispatcher)).await {
         Ok(client) => {
             probe.settle();
             return Ok(client);
@@ -54,7 +54,7 @@ pub(crate) async fn connect_auto(
     );
     let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
     let sse = connect_sse(config, dispatcher.options(), handler).await?;
-    Client::handshake_on(sse, dispatcher, "sse".into()).await
+    Client::handshake_on(sse, dispatcher).await
 }
 
 /// The handler of the Streamable HTTP attempt: forwards every event to the dispatcher,

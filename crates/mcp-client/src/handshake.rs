@@ -2,14 +2,15 @@
 //! the revision, let the transport set up (HTTP: protocol header, GET stream), then
 //! `notifications/initialized`. Nothing else is sent before the answer arrives.
 
-use mcp_jsonrpc::{Error, RequestOptions, Transport};
+use mcp_jsonrpc::{Error, RequestOptions};
 use mcp_types::{InitializeRequestParams, InitializeResult, is_supported_version, methods};
 
 use crate::ClientOptions;
 use crate::client::decode;
+use crate::connection::Connection;
 
 pub(crate) async fn initialize(
-    transport: &dyn Transport,
+    connection: &Connection,
     options: &ClientOptions,
 ) -> Result<InitializeResult, Error> {
     let params = InitializeRequestParams::new(
@@ -18,7 +19,8 @@ pub(crate) async fn initialize(
         options.client_info.clone(),
     );
     let params = mcp_types::to_raw(&params).map_err(|e| Error::Protocol(e.to_string()))?;
-    let raw = match transport
+    let raw = match connection
+        .session
         .request(
             methods::INITIALIZE,
             Some(params),
@@ -27,7 +29,7 @@ pub(crate) async fn initialize(
         .await
     {
         Ok(raw) => raw,
-        Err(e) => return Err(explain_early_close(transport, e)),
+        Err(e) => return Err(explain_early_close(connection, e)),
     };
     let result: InitializeResult = decode(methods::INITIALIZE, &raw)?;
     if !is_supported_version(&result.protocol_version) {
@@ -36,10 +38,13 @@ pub(crate) async fn initialize(
             version: result.protocol_version,
         });
     }
-    transport
-        .protocol_negotiated(&result.protocol_version)
-        .await;
-    transport.notify(methods::INITIALIZED, None).await?;
+    if let Some(http) = &connection.http {
+        http.protocol_negotiated(&result.protocol_version).await;
+    }
+    connection
+        .session
+        .notify(methods::INITIALIZED, None)
+        .await?;
     tracing::debug!(
         target: "mcp::client",
         server = %result.server_info.name,
@@ -51,18 +56,18 @@ pub(crate) async fn initialize(
 
 /// A server that dies before answering `initialize` is the most common setup mistake (a
 /// wrong path, a missing API key): say so, with what it wrote to stderr.
-fn explain_early_close(transport: &dyn Transport, error: Error) -> Error {
+fn explain_early_close(connection: &Connection, error: Error) -> Error {
     let reason = match error {
         Error::TransportClosed { detail } => {
             detail.unwrap_or_else(|| "the server closed the connection".into())
         }
-        Error::Io(e) if !transport.is_connected() => {
+        Error::Io(e) if !connection.session.is_connected() => {
             format!("the server closed the connection ({e})")
         }
         other => return other,
     };
     Error::ClosedDuringHandshake {
         reason,
-        stderr_tail: transport.stderr_tail(),
+        stderr_tail: connection.stderr_tail(),
     }
 }

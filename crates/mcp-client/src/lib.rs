@@ -35,6 +35,7 @@ mod capability;
 mod client;
 mod config;
 mod connect;
+mod connection;
 mod detect;
 mod dispatcher;
 mod handlers;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mcp_types::{CancelledNotificationParams, RawResult, RawValue, RequestId};
+use mcp_types::{RawResult, RequestId};
 use tokio::sync::oneshot;
 
 use crate::pending::{PendingRequests, Reply};
@@ -81,25 +81,20 @@ impl InFlight {
         }
     }
 
-    /// The `notifications/cancelled` parameters to send after `err`, when the protocol asks
+    /// The reason to give in `notifications/cancelled` after `err`, when the protocol asks
     /// for one: the request timed out or was cancelled, and it is not `initialize` (which
     /// must never be cancelled).
-    pub fn cancellation_params(&self, err: &Error) -> Option<Box<RawValue>> {
+    pub fn cancellation_reason(&self, err: &Error) -> Option<String> {
         if &*self.method == "initialize" {
             return None;
         }
-        let reason = match err {
+        match err {
             Error::Timeout { after, .. } => {
-                format!("Request timed out after {} ms", after.as_millis())
+                Some(format!("Request timed out after {} ms", after.as_millis()))
             }
-            Error::Cancelled { reason } => reason.clone(),
-            _ => return None,
-        };
-        mcp_types::to_raw(&CancelledNotificationParams::new(
-            self.id.clone(),
-            Some(reason),
-        ))
-        .ok()
+            Error::Cancelled { reason } => Some(reason.clone()),
+            _ => None,
+        }
     }
 }
 

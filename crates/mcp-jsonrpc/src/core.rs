@@ -130,23 +130,46 @@ impl RpcCore {
     /// A transport that owns the frame's buffer should call
     /// [`dispatch_owned`](Self::dispatch_owned) instead, which saves copying the result.
     pub fn dispatch(&self, bytes: &[u8], sink: impl FnMut(Incoming)) {
-        self.dispatch_frame(Frame::from_slice(bytes), sink);
+        self.dispatch_frame(Frame::from_slice(bytes), None, sink);
     }
 
     /// [`dispatch`](Self::dispatch) for a frame the transport read into a buffer of its own:
     /// the buffer moves to the waiting caller with the response's result in it, so a reply is
     /// never copied between the wire and the caller's decoding (see [`RawResult`]).
     pub fn dispatch_owned(&self, bytes: Vec<u8>, sink: impl FnMut(Incoming)) {
-        self.dispatch_frame(Frame::from_vec(bytes), sink);
+        self.dispatch_frame(Frame::from_vec(bytes), None, sink);
     }
 
-    fn dispatch_frame(&self, frame: Result<Frame, MessageError>, mut sink: impl FnMut(Incoming)) {
+    /// [`dispatch_owned`](Self::dispatch_owned) that also says whether the frame (or an
+    /// item of its batch) answered request `ours`, delivered or not.
+    pub fn dispatch_owned_for(
+        &self,
+        bytes: Vec<u8>,
+        ours: Option<&RequestId>,
+        sink: impl FnMut(Incoming),
+    ) -> bool {
+        self.dispatch_frame(Frame::from_vec(bytes), ours, sink)
+    }
+
+    fn dispatch_frame(
+        &self,
+        frame: Result<Frame, MessageError>,
+        ours: Option<&RequestId>,
+        mut sink: impl FnMut(Incoming),
+    ) -> bool {
+        let mut answered = false;
+        let mut route = |message: Message| {
+            if let Some(ours) = ours {
+                answered |= answers(&message, ours);
+            }
+            self.route(message)
+        };
         match frame {
-            Ok(Frame::Single(message)) => sink(self.route(message)),
+            Ok(Frame::Single(message)) => sink(route(message)),
             Ok(Frame::Batch(items)) => {
                 for item in items {
                     sink(match item {
-                        Ok(message) => self.route(message),
+                        Ok(message) => route(message),
                         Err(e) => Incoming::Malformed(e),
                     });
                 }
@@ -154,6 +177,7 @@ impl RpcCore {
             Ok(_) => sink(Incoming::Malformed(MessageError::Unclassifiable)),
             Err(e) => sink(Incoming::Malformed(e)),
         }
+        answered
     }
 
     /// Deliver one already-classified message.
@@ -207,6 +231,15 @@ impl RpcCore {
     /// Whether the core was closed.
     pub fn is_closed(&self) -> bool {
         self.pending.is_closed()
+    }
+}
+
+/// Whether `message` is the response (or error) to request `id`.
+fn answers(message: &Message, id: &RequestId) -> bool {
+    match message {
+        Message::Response(r) => &r.id == id,
+        Message::Error(e) => e.id.as_ref() == Some(id),
+        _ => false,
     }
 }
 
@@ -266,7 +299,7 @@ mod tests {
         assert!(matches!(timed_out.wait().await, Err(Error::Timeout { .. })));
         assert!(
             timed_out
-                .cancellation_params(&Error::Timeout {
+                .cancellation_reason(&Error::Timeout {
                     method: "b".into(),
                     after: Duration::ZERO
                 })

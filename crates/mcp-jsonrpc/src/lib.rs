@@ -1,10 +1,13 @@
 //! The protocol core every MCP transport shares.
 //!
-//! - [`Transport`] and [`TransportHandler`]: the contract between the client and stdio,
-//!   Streamable HTTP and legacy SSE.
+//! - [`Transport`]: a message pipe (stdio, Streamable HTTP, legacy SSE, or your own): send
+//!   one frame, hand received frames to an [`Inbox`], close.
+//! - [`Session`]: the one session driver over any transport: ids, pending requests,
+//!   timeouts, progress, cancellation, server-to-client requests, close-once. Its events go
+//!   to a [`TransportHandler`].
 //! - [`RpcCore`]: id allocation ([`IdAllocator`]), pending-request correlation
 //!   ([`PendingRequests`]), timeouts, cancellation ([`CancelToken`]) and progress routing, as
-//!   plain state a transport drives from its reader and writer.
+//!   plain state the session drives.
 //! - [`Error`]: the one error type callers match on.
 //!
 //! ```
@@ -31,6 +34,7 @@ pub mod http;
 mod ids;
 mod options;
 mod pending;
+mod session;
 mod sse;
 mod tasks;
 mod transport;
@@ -45,6 +49,10 @@ pub use options::{
     resolve_timeout, resolve_timeout_from_env,
 };
 pub use pending::PendingRequests;
+pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};
-pub use transport::{BoxFuture, NoopHandler, ServerRequestOutcome, Transport, TransportHandler};
+pub use transport::{
+    BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics,
+    ServerRequestOutcome, Transport, TransportHandler,
+};

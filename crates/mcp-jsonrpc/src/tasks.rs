@@ -54,6 +54,32 @@ impl TransportTasks {
         self.set().abort_all();
     }
 
+    /// Let the running tasks finish within `grace`, then abort the rest, and return once
+    /// every one of them has ended (aborted tasks end at their next await point). Tasks
+    /// spawned meanwhile are left for a later call or [`abort`](Self::abort).
+    pub async fn finish(&self, grace: Duration) {
+        let mut set = std::mem::take(&mut *self.set());
+        if set.is_empty() {
+            return;
+        }
+        if !grace.is_zero() {
+            let all_done = async { while set.join_next().await.is_some() {} };
+            let _ = tokio::time::timeout(grace, all_done).await;
+        }
+        set.shutdown().await;
+    }
+
+    /// How many tasks have not been reaped yet (finished ones are reaped on the next
+    /// spawn or [`finish`](Self::finish)).
+    pub fn len(&self) -> usize {
+        self.set().len()
+    }
+
+    /// Whether no task is left.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Whether [`shutdown`](Self::shutdown) or [`abort`](Self::abort) was called.
     pub fn is_shut_down(&self) -> bool {
         self.shutdown.is_cancelled()

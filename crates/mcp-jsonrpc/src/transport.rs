@@ -1,18 +1,100 @@
-//! The transport contract: what the client needs from stdio, Streamable HTTP and legacy SSE.
+//! The transport contract: a message pipe. A transport sends one encoded frame, hands every
+//! frame it receives to its [`Inbox`](crate::Inbox), and closes. Everything that makes the
+//! frames a JSON-RPC session (ids, pending requests, timeouts, progress, cancellation,
+//! server-to-client requests, close-once) is the [`Session`](crate::Session) driver's.
 //!
-//! Deliberately small (after the TypeScript SDK's `Transport`): send a request, send a
-//! notification, close, say whether connected; and report events to a [`TransportHandler`].
-//! The trait is object safe so a client can hold a `Box<dyn Transport>` chosen at run time.
+//! Deliberately small, after the TypeScript SDK's `Transport`: what is truly per transport
+//! (an HTTP session id, a child process's stderr) lives on the transport's own type or on a
+//! small capability trait ([`crate::HttpSessionControl`], [`crate::ProcessDiagnostics`]).
 
 use std::future::Future;
 use std::pin::Pin;
 
-use mcp_types::{ErrorObject, Notification, RawResult, RawValue, Request};
+use mcp_types::{ErrorObject, Notification, RawValue, Request, RequestId};
 
-use crate::{Error, RequestOptions};
+use crate::Error;
 
 /// A boxed, sendable future (the object-safe form of `async fn` in a trait).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What an outgoing frame is, for transports that treat them differently (a Streamable
+/// HTTP request is answered on its own POST; a notification or a reply is answered 202).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FrameKind {
+    /// A request the session waits for: its response must reach the [`Inbox`](crate::Inbox).
+    Request(RequestId),
+    /// A notification: no answer.
+    Notification,
+    /// The answer to a server-to-client request.
+    Response,
+}
+
+/// One outgoing JSON-RPC message, encoded as compact JSON without any framing (stdio adds
+/// its newline).
+#[derive(Debug)]
+pub struct Outbound {
+    /// What the frame is.
+    pub kind: FrameKind,
+    /// The encoded message.
+    pub bytes: Vec<u8>,
+}
+
+impl Outbound {
+    /// A request frame with the id it was sent with.
+    pub fn request(id: RequestId, bytes: Vec<u8>) -> Self {
+        Self {
+            kind: FrameKind::Request(id),
+            bytes,
+        }
+    }
+
+    /// A notification frame.
+    pub fn notification(bytes: Vec<u8>) -> Self {
+        Self {
+            kind: FrameKind::Notification,
+            bytes,
+        }
+    }
+
+    /// A reply to a server-to-client request.
+    pub fn response(bytes: Vec<u8>) -> Self {
+        Self {
+            kind: FrameKind::Response,
+            bytes,
+        }
+    }
+}
+
+/// A message pipe to one MCP server: stdio, Streamable HTTP, legacy HTTP+SSE, or your own.
+///
+/// A transport is built with an [`Inbox`](crate::Inbox) (see
+/// [`Session::open`](crate::Session::open)) and hands it every frame it reads, in wire order;
+/// when the peer goes away it closes the inbox with the reason. It never retries, reconnects
+/// or restarts a stream by itself (except the HTTP auth hook's single retry).
+///
+/// The trait is object safe: a session holds its transport as `Arc<dyn Transport>`. Its
+/// `Debug` output must not show secrets (header values, tokens).
+pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
+    /// Send one frame.
+    ///
+    /// A transport may do its work before returning (stdio queues the frame at once) or in
+    /// the returned future (HTTP posts it); the session polls the future, beside the wait
+    /// for a request's reply, or runs it on a task of its own. For a request, the future may
+    /// run the whole exchange (a Streamable HTTP POST and its SSE reply), delivering frames
+    /// to the inbox as they come; it fails when the request cannot be answered any more, and
+    /// that error fails the request. The session may drop the future once the request is
+    /// finished (timed out, cancelled): that must stop the exchange.
+    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>>;
+
+    /// Release every resource (child process, streams, server-side session). Called once
+    /// by the session's close, after pending requests were rejected and queued frames had
+    /// their chance to go out. Idempotent.
+    fn close(&self) -> BoxFuture<'_, ()>;
+
+    /// A short name for logs and status output: `"stdio"`, `"http"`, `"sse"`.
+    fn kind(&self) -> &'static str;
+}
 
 /// The answer to a server-to-client request: a result, a JSON-RPC error, or — when the
 /// server cancelled its request with `notifications/cancelled` — no reply at all.
@@ -25,30 +107,31 @@ pub enum ServerRequestOutcome {
     Suppressed,
 }
 
-/// Receives a transport's events. Implemented by the client; every method has a default so
-/// a test can implement only what it observes.
+/// Receives a session's events. Implemented by the client; every method has a default so a
+/// test can implement only what it observes.
 ///
-/// Events are delivered from the transport's reader task, in wire order. Handlers must not
-/// block: queue the work or spawn it.
+/// Notifications, errors and requests are delivered from the transport's reader, in wire
+/// order. Handlers must not block: queue the work or spawn it.
 pub trait TransportHandler: Send + Sync + 'static {
-    /// A server notification (progress for our own requests is routed by the core instead).
+    /// A server notification (progress for our own requests is routed by the session).
     fn on_notification(&self, notification: Notification) {
         let _ = notification;
     }
 
-    /// A server-to-client request. The transport runs the returned future on its own task
-    /// and writes the reply. The default answers -32601 Method not found.
+    /// A server-to-client request. The session runs the returned future on a task of its
+    /// own and sends the reply. The default answers -32601 Method not found.
     fn on_request(&self, request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
         let error = ErrorObject::method_not_found(&request.method);
         Box::pin(async move { ServerRequestOutcome::Reply(Err(error)) })
     }
 
-    /// A non-fatal error: a malformed message, an oversized line, a failed listener.
+    /// A non-fatal error: a malformed message, an oversized line, a failed listener, a reply
+    /// to a server request that could not be delivered.
     fn on_error(&self, error: &Error) {
         let _ = error;
     }
 
-    /// The transport closed. Called exactly once per transport.
+    /// The session closed. Called exactly once per session.
     fn on_closed(&self) {}
 }
 
@@ -58,59 +141,26 @@ pub struct NoopHandler;
 
 impl TransportHandler for NoopHandler {}
 
-/// One connection to one MCP server, at the JSON-RPC level.
-///
-/// Request ids are allocated by the transport; the caller never sees them. Transports fail
-/// fast: they never retry a request, reconnect, or restart a stream by themselves
-/// (except the HTTP auth hook's single retry; see the HTTP transport).
-pub trait Transport: Send + Sync + 'static {
-    /// Send a request and wait for its raw result, under `options`' timeout, cancellation
-    /// and progress rules. On timeout or cancellation the transport sends
-    /// `notifications/cancelled` (never for `initialize`).
-    fn request<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-        options: RequestOptions,
-    ) -> BoxFuture<'a, Result<RawResult, Error>>;
-
-    /// Send a notification.
-    fn notify<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-    ) -> BoxFuture<'a, Result<(), Error>>;
-
-    /// Close the connection: reject pending requests with "Transport closed", release every
-    /// resource (child process, streams, sessions), emit closed once. Idempotent.
-    fn close(&self) -> BoxFuture<'_, ()>;
-
-    /// Whether requests can be sent.
-    fn is_connected(&self) -> bool;
-
-    /// Called by the client after `initialize` succeeded and before
-    /// `notifications/initialized`: HTTP starts sending `MCP-Protocol-Version` and opens
-    /// its background GET stream here. The default does nothing.
-    fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()> {
-        let _ = version;
-        Box::pin(async {})
-    }
+/// What a transport with a server-side session (Streamable HTTP) offers beyond the pipe.
+/// The client uses it around the handshake.
+pub trait HttpSessionControl: Send + Sync + 'static {
+    /// Called after `initialize` succeeded and before `notifications/initialized`: send
+    /// `MCP-Protocol-Version` from now on, and open the background GET stream.
+    fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()>;
 
     /// Forget the current session so the next `initialize` starts a fresh one (after
-    /// [`Error::SessionExpired`]). The default does nothing.
-    fn reset_session(&self) {}
+    /// [`Error::SessionExpired`]).
+    fn reset_session(&self);
 
-    /// The current session id, for transports that have one.
-    fn session_id(&self) -> Option<String> {
-        None
-    }
+    /// The current session id, if the server issued one.
+    fn session_id(&self) -> Option<String>;
+}
 
-    /// The last lines the server wrote to its diagnostics stream (stdio: stderr), for error
-    /// messages after the server died. `None` for transports without one.
-    fn stderr_tail(&self) -> Option<String> {
-        None
-    }
+/// What a transport that runs the server as a child process offers beyond the pipe.
+pub trait ProcessDiagnostics: Send + Sync + 'static {
+    /// The last lines the server wrote to its stderr, for error messages after it died.
+    fn stderr_tail(&self) -> Option<String>;
 
-    /// A short name for logs and status output: `"stdio"`, `"http"`, `"sse"`.
-    fn kind(&self) -> &'static str;
+    /// The server's process id, until it has exited and been reaped.
+    fn pid(&self) -> Option<u32>;
 }

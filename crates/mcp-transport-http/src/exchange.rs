@@ -8,21 +8,20 @@ use mcp_jsonrpc::http::{SseStream, read_body_bounded};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;
-use crate::stream::StreamRole;
+use crate::stream::{StreamEnd, StreamRole};
 use crate::wire::{Outgoing, ReplyKind, reply_kind};
 
 impl Inner {
-    /// POST request `frame` and deliver its reply; on failure, reject the pending call.
-    /// Polled inside the request's own future; when our response arrives while an SSE reply
-    /// still has work (draining, resuming), the request moves the rest onto a task.
-    pub(crate) async fn run_request(self: Arc<Self>, frame: Bytes, id: RequestId) {
-        if let Err(e) = self.post_request(frame, &id).await {
-            // `false` when the caller already gave up or was answered: nothing to do.
-            self.core.pending().complete(&id, Err(e));
-        }
-    }
-
-    async fn post_request(self: &Arc<Self>, frame: Bytes, id: &RequestId) -> Result<(), Error> {
+    /// POST request `frame` and deliver its reply to the session. Fails when the request
+    /// cannot be answered any more, which fails the request. Polled inside the request's
+    /// own future; when our response arrives while an SSE reply still has work (draining,
+    /// resuming), the session moves the rest onto a task.
+    pub(crate) async fn post_request(
+        self: Arc<Self>,
+        frame: Bytes,
+        id: RequestId,
+    ) -> Result<(), Error> {
+        let id = &id;
         let response = self.send(&Outgoing::post(frame)).await?;
         match reply_kind(&response) {
             ReplyKind::Sse => {
@@ -42,8 +41,9 @@ impl Inner {
                 if body.iter().all(u8::is_ascii_whitespace) {
                     return Err(Error::NoResponse { id: id.clone() });
                 }
-                let out = self.dispatch(body.into(), Some(id));
-                match (out.answered, out.malformed) {
+                let mut end = StreamEnd::default();
+                let malformed = self.dispatch(body.into(), Some(id), &mut end);
+                match (end.answered, malformed) {
                     (true, _) => Ok(()),
                     (false, Some(e)) => Err(Error::Parse(e)),
                     (false, None) => Err(Error::NoResponse { id: id.clone() }),
@@ -67,10 +67,7 @@ impl Inner {
             ReplyKind::Json => {
                 match read_body_bounded(response.into_body(), self.config.max_body_bytes).await {
                     Ok(body) if !body.iter().all(u8::is_ascii_whitespace) => {
-                        let out = self.dispatch(body.into(), None);
-                        if let Some(e) = out.malformed {
-                            tracing::debug!(error = %e, "ignoring a malformed body in reply to a notification");
-                        }
+                        self.dispatch(body.into(), None, &mut StreamEnd::default());
                     }
                     Ok(_) => {}
                     Err(e) => {

@@ -1,13 +1,13 @@
 //! The state one transport's tasks share, and sending one HTTP request with the session,
 //! protocol and auth rules applied.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use http::{HeaderValue, Response, StatusCode};
 use mcp_jsonrpc::http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error};
-use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
+use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
 
@@ -24,8 +24,8 @@ pub(crate) struct Inner {
     pub(crate) config: HttpConfig,
     pub(crate) uri: http::Uri,
     pub(crate) client: HttpClient,
-    pub(crate) core: RpcCore,
-    pub(crate) handler: Arc<dyn TransportHandler>,
+    /// Where received frames go: the session.
+    pub(crate) inbox: Inbox,
     /// Configured headers, plus any an auth hook returned since.
     headers: Mutex<CustomHeaders>,
     /// The session id and the negotiated revision, kept as the header values they are sent
@@ -35,16 +35,11 @@ pub(crate) struct Inner {
     /// Every background task; shut down on close, so none outlives the transport.
     pub(crate) tasks: TransportTasks,
     pub(crate) listener: Mutex<Option<AbortHandle>>,
-    closed_emitted: AtomicBool,
     pub(crate) close_started: AtomicBool,
 }
 
 impl Inner {
-    pub(crate) fn new(
-        config: HttpConfig,
-        client: HttpClient,
-        handler: Arc<dyn TransportHandler>,
-    ) -> Result<Self, Error> {
+    pub(crate) fn new(config: HttpConfig, client: HttpClient, inbox: Inbox) -> Result<Self, Error> {
         let mut url: Url = config.url.clone();
         url.set_fragment(None);
         let uri: http::Uri = url
@@ -53,16 +48,14 @@ impl Inner {
             .map_err(|e| Error::Config(format!("invalid MCP endpoint URL: {e}")))?;
         let headers = CustomHeaders::new(&config.headers)?;
         Ok(Self {
-            core: RpcCore::new(config.id_format, config.timeout),
             uri,
             client,
-            handler,
+            inbox,
             headers: Mutex::new(headers),
             session: Mutex::new(None),
             protocol: Mutex::new(None),
             tasks: TransportTasks::new(),
             listener: Mutex::new(None),
-            closed_emitted: AtomicBool::new(false),
             close_started: AtomicBool::new(false),
             config,
         })
@@ -114,20 +107,12 @@ impl Inner {
         self.tasks.abort();
     }
 
-    /// Emit closed, once per transport.
-    pub(crate) fn emit_closed(&self) {
-        if !self.closed_emitted.swap(true, Ordering::SeqCst) {
-            self.handler.on_closed();
-        }
-    }
-
-    /// The server ended the connection (the established GET stream ended): reject pending
-    /// requests, stop the tasks, emit closed, so a manager can reconnect.
+    /// The server ended the connection (the established GET stream ended): the session
+    /// rejects pending requests and emits closed, so a manager can reconnect; the tasks stop.
     pub(crate) fn close_from_peer(&self, detail: &str) {
-        if self.core.close(Some(detail.to_owned())) {
+        if self.inbox.close(Some(detail.to_owned())) {
             tracing::debug!(detail, "Streamable HTTP transport closed by the server");
             self.tasks.shutdown();
-            self.emit_closed();
         }
     }
 

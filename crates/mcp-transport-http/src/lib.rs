@@ -10,15 +10,15 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
 //! use std::sync::Arc;
-//! use mcp_jsonrpc::{NoopHandler, RequestOptions, Transport};
+//! use mcp_jsonrpc::{NoopHandler, RequestOptions};
 //! use mcp_transport_http::{HttpConfig, HttpTransport};
 //!
 //! let config = HttpConfig::new("http://127.0.0.1:8080/mcp".parse().unwrap())
 //!     .with_header("Authorization", "Bearer token");
-//! let transport = HttpTransport::connect(config, Arc::new(NoopHandler)).await?;
-//! let result = transport.request("ping", None, RequestOptions::new()).await?;
+//! let session = HttpTransport::connect(config, Arc::new(NoopHandler)).await?;
+//! let result = session.request("ping", None, RequestOptions::new()).await?;
 //! println!("{}", result.get());
-//! transport.close().await;
+//! session.close().await;
 //! # Ok(()) }
 //! ```
 

@@ -27,7 +27,7 @@ impl Inner {
 
     /// Start the listener and wait (bounded) until it is established or disabled.
     pub(crate) async fn start_listener(self: &Arc<Self>) {
-        if !self.config.open_listener || self.core.is_closed() || self.listener_running() {
+        if !self.config.open_listener || self.inbox.is_closed() || self.listener_running() {
             return;
         }
         let deadline = self.listener_deadline();
@@ -78,14 +78,14 @@ impl Inner {
         }
         let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
         let end = self.follow_stream(stream, StreamRole::Listener).await;
-        if self.tasks.is_shut_down() || self.core.is_closed() {
+        if self.tasks.is_shut_down() || self.inbox.is_closed() {
             return;
         }
         // An oversized event was reported when it was skipped.
         if let Some(e) = &end.error
             && !matches!(e, mcp_jsonrpc::Error::MessageTooLarge { .. })
         {
-            self.handler.on_error(e);
+            self.inbox.error(e);
         }
         self.close_from_peer("the server's SSE stream (GET) ended");
     }

@@ -54,6 +54,9 @@ impl Inner {
         let mut drain_deadline = None;
         loop {
             loop {
+                // Back-pressure: no next event while the session answers as many server
+                // requests as it takes at once.
+                self.inbox.ready().await;
                 if ours.is_some() && end.answered && drain_deadline.is_none() {
                     drain_deadline = Some(tokio::time::Instant::now() + DRAIN_LIMIT);
                 }
@@ -75,16 +78,14 @@ impl Inner {
                         if event.event != "message" || event.data.is_empty() {
                             continue;
                         }
-                        let out = self.dispatch(event.data.into_bytes(), ours);
-                        end.answered |= out.answered;
-                        if let Some(e) = out.malformed {
-                            self.handler.on_error(&Error::Parse(e));
+                        if let Some(e) = self.dispatch(event.data.into_bytes(), ours, &mut end) {
+                            self.inbox.error(&Error::Parse(e));
                         }
                     }
                     Ok(None) => break,
                     Err(e @ Error::MessageTooLarge { .. }) => {
                         // That event is skipped; the stream goes on.
-                        self.handler.on_error(&e);
+                        self.inbox.error(&e);
                         end.error = Some(e);
                     }
                     Err(e) => {
@@ -99,7 +100,7 @@ impl Inner {
                 StreamRole::Listener => true,
                 StreamRole::Drain => false,
             };
-            if !wants_more || self.tasks.is_shut_down() || self.core.is_closed() {
+            if !wants_more || self.tasks.is_shut_down() || self.inbox.is_closed() {
                 return end;
             }
             let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {

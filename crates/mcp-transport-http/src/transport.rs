@@ -1,22 +1,25 @@
-//! [`HttpTransport`]: the [`Transport`] implementation.
+//! [`HttpTransport`]: the Streamable HTTP message pipe.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
-use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout};
-use mcp_types::{RawResult, RawValue, encode_notification};
+use mcp_jsonrpc::{
+    BoxFuture, Error, FrameKind, HttpSessionControl, Inbox, Outbound, Session, SessionOptions,
+    Transport, TransportHandler,
+};
 
 use crate::HttpConfig;
 use crate::inner::Inner;
 use crate::wire::Outgoing;
 
-/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2025-11-25).
+/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2025-11-25): the
+/// message pipe under a [`Session`].
 ///
 /// Every message is its own POST; replies come back as JSON or as an SSE stream. After
-/// [`Transport::protocol_negotiated`] the transport sends `MCP-Protocol-Version` and opens
-/// the optional background GET stream. Dropping it aborts every background task.
+/// [`HttpSessionControl::protocol_negotiated`] the transport sends `MCP-Protocol-Version`
+/// and opens the optional background GET stream. Dropping it aborts every background task.
 pub struct HttpTransport {
     inner: Arc<Inner>,
 }
@@ -25,18 +28,31 @@ impl std::fmt::Debug for HttpTransport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpTransport")
             .field("config", &self.inner.config)
-            .field("connected", &self.is_connected())
+            .field("closed", &self.inner.inbox.is_closed())
             .finish_non_exhaustive()
     }
 }
 
 impl HttpTransport {
-    /// Make a transport for `config`. No I/O happens here: the first request (normally
-    /// `initialize`) opens the first connection.
+    /// Open a session to the server at `config.url`, with `config`'s timeout and id format.
+    /// No I/O happens here: the first request (normally `initialize`) opens the first
+    /// connection.
     pub async fn connect(
         config: HttpConfig,
         handler: Arc<dyn TransportHandler>,
-    ) -> Result<Self, Error> {
+    ) -> Result<Session<Self>, Error> {
+        let options = SessionOptions::new()
+            .with_timeout(config.timeout)
+            .with_id_format(config.id_format);
+        Session::open(options, handler, |inbox| async move {
+            Self::open(config, inbox)
+        })
+        .await
+    }
+
+    /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
+    /// is this inside a [`Session`]).
+    pub fn open(config: HttpConfig, inbox: Inbox) -> Result<Self, Error> {
         match config.url.scheme() {
             "http" | "https" => {}
             other => {
@@ -50,13 +66,8 @@ impl HttpTransport {
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
         let client = HttpClient::new(&options)?;
         Ok(Self {
-            inner: Arc::new(Inner::new(config, client, handler)?),
+            inner: Arc::new(Inner::new(config, client, inbox)?),
         })
-    }
-
-    /// How many requests wait for a reply (zero once every call has finished).
-    pub fn pending_len(&self) -> usize {
-        self.inner.core.pending().len()
     }
 
     /// Whether the background GET stream is running.
@@ -64,92 +75,32 @@ impl HttpTransport {
         self.inner.listener_running()
     }
 
-    fn send_cancelled(&self, params: Box<RawValue>) {
-        let inner = Arc::clone(&self.inner);
-        let bound = inner.housekeeping_timeout();
-        self.inner.spawn(async move {
-            let mut frame = Vec::new();
-            encode_notification(&mut frame, "notifications/cancelled", Some(&params));
-            let sent =
-                tokio::time::timeout(bound, inner.post_notification(Bytes::from(frame))).await;
-            if !matches!(sent, Ok(Ok(()))) {
-                tracing::debug!("notifications/cancelled could not be delivered");
-            }
-        });
+    /// The current session id, if the server issued one.
+    pub fn session_id(&self) -> Option<String> {
+        self.inner.session_id()
     }
 }
 
 impl Transport for HttpTransport {
-    fn request<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-        options: RequestOptions,
-    ) -> BoxFuture<'a, Result<RawResult, Error>> {
-        Box::pin(async move {
-            let (frame, mut call) = self.inner.core.start_call(method, params, &options)?;
-            let id = call.id().clone();
-            // The POST runs inside this future, beside the wait: no task per request. It is
-            // boxed so that, when our reply arrives while its SSE stream still has work (the
-            // rest to drain, a resumption), that remainder can move to a background task.
-            let mut exchange = Some(Box::pin(
-                Arc::clone(&self.inner).run_request(Bytes::from(frame), id),
-            ));
-            let result = {
-                let wait = call.wait();
-                tokio::pin!(wait);
-                loop {
-                    let Some(running) = exchange.as_mut() else {
-                        break wait.await;
-                    };
-                    tokio::select! {
-                        biased;
-                        result = &mut wait => break result,
-                        () = running => exchange = None,
-                    }
-                }
-            };
-            match &result {
-                Ok(_) | Err(Error::Rpc(_)) => {
-                    if let Some(rest) = exchange {
-                        self.inner.spawn(rest);
-                    }
-                }
-                Err(e) => {
-                    // Timed out, cancelled, closed: the POST stops with this future.
-                    drop(exchange);
-                    if let Some(params) = call.cancellation_params(e) {
-                        self.send_cancelled(params);
-                    }
-                }
-            }
-            result
-        })
+    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+        let inner = Arc::clone(&self.inner);
+        let body = Bytes::from(frame.bytes);
+        match frame.kind {
+            // The POST runs inside the request's own future, beside its wait: no task per
+            // request.
+            FrameKind::Request(id) => Box::pin(inner.post_request(body, id)),
+            _ => Box::pin(async move { inner.post_notification(body).await }),
+        }
     }
 
-    fn notify<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-    ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move {
-            if self.inner.core.is_closed() {
-                return Err(Error::closed());
-            }
-            let mut frame = Vec::new();
-            encode_notification(&mut frame, method, params.as_deref());
-            let post = self.inner.post_notification(Bytes::from(frame));
-            within_timeout(method, self.inner.config.timeout, post).await
-        })
-    }
-
+    /// Stop the listener and every background task, and delete the server's session
+    /// (best effort, within two seconds).
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let inner = &self.inner;
             if inner.close_started.swap(true, Ordering::SeqCst) {
                 return;
             }
-            inner.core.close(None);
             inner.stop_listener();
             inner.abort_tasks();
             if inner.session_id().is_some() {
@@ -165,14 +116,16 @@ impl Transport for HttpTransport {
                     Err(_) => tracing::debug!("DELETE of the session timed out"),
                 }
             }
-            inner.emit_closed();
+            inner.tasks.finish(std::time::Duration::ZERO).await;
         })
     }
 
-    fn is_connected(&self) -> bool {
-        !self.inner.core.is_closed()
+    fn kind(&self) -> &'static str {
+        "http"
     }
+}
 
+impl HttpSessionControl for HttpTransport {
     fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             self.inner.set_protocol(Some(version));
@@ -186,10 +139,6 @@ impl Transport for HttpTransport {
 
     fn session_id(&self) -> Option<String> {
         self.inner.session_id()
-    }
-
-    fn kind(&self) -> &'static str {
-        "http"
     }
 }
 

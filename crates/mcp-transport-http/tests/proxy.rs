@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
-use mcp_jsonrpc::{RequestOptions, Transport};
+use mcp_jsonrpc::RequestOptions;
 use mcp_transport_http::{HttpConfig, HttpTransport};
 use serde_json::{Value, json};
 use support::{Faults, Recorder, TestServer, bounded};

@@ -1,9 +1,8 @@
 //! The state one transport's tasks share, and sending one HTTP request with the header,
 //! origin and auth rules applied.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
@@ -12,7 +11,7 @@ use http_body_util::Full;
 use mcp_jsonrpc::http::{
     CustomHeaders, HttpClient, ResponseBody, header_str, http_error, read_body_prefix,
 };
-use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
+use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
 
@@ -33,33 +32,26 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub(crate) struct Inner {
     pub(crate) config: SseConfig,
     client: HttpClient,
-    pub(crate) core: RpcCore,
-    pub(crate) handler: Arc<dyn TransportHandler>,
+    /// Where received frames go: the session.
+    pub(crate) inbox: Inbox,
     /// Configured headers, plus any an auth hook returned since.
     headers: Mutex<CustomHeaders>,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
     /// Every background task; shut down on close, so none outlives the transport.
     pub(crate) tasks: TransportTasks,
-    closed_emitted: AtomicBool,
     pub(crate) close_started: AtomicBool,
 }
 
 impl Inner {
-    pub(crate) fn new(
-        config: SseConfig,
-        client: HttpClient,
-        handler: Arc<dyn TransportHandler>,
-    ) -> Result<Self, Error> {
+    pub(crate) fn new(config: SseConfig, client: HttpClient, inbox: Inbox) -> Result<Self, Error> {
         let headers = CustomHeaders::new(&config.headers)?;
         Ok(Self {
-            core: RpcCore::new(config.id_format, config.timeout),
             client,
-            handler,
+            inbox,
             headers: Mutex::new(headers),
             endpoint: OnceLock::new(),
             tasks: TransportTasks::new(),
-            closed_emitted: AtomicBool::new(false),
             close_started: AtomicBool::new(false),
             config,
         })
@@ -79,24 +71,16 @@ impl Inner {
         self.tasks.abort();
     }
 
-    /// Emit closed, once per transport.
-    pub(crate) fn emit_closed(&self) {
-        if !self.closed_emitted.swap(true, Ordering::SeqCst) {
-            self.handler.on_closed();
-        }
-    }
-
-    /// The event stream ended: nothing can be answered any more. Pending requests fail
-    /// with "Legacy SSE stream closed", the tasks stop, closed is emitted (once), so a
-    /// manager can reconnect.
+    /// The event stream ended: nothing can be answered any more. The session fails
+    /// pending requests with "Legacy SSE stream closed" and emits closed (once), so a
+    /// manager can reconnect; the tasks stop.
     pub(crate) fn close_from_peer(&self, detail: &str) {
         if self
-            .core
+            .inbox
             .close_with(Some(detail.to_owned()), || Error::SseStreamClosed)
         {
             tracing::debug!(detail, "legacy SSE transport closed by the server");
             self.tasks.shutdown();
-            self.emit_closed();
         }
     }
 
@@ -167,12 +151,5 @@ impl Inner {
         // Read the (short) body so the connection can be reused; its content is not used.
         let _ = read_body_prefix(response.into_body(), POST_REPLY_LIMIT).await;
         Ok(())
-    }
-
-    /// The bound for short housekeeping POSTs (`notifications/cancelled`, replies to server
-    /// requests when no timeout is configured).
-    pub(crate) fn housekeeping_timeout(&self) -> Duration {
-        let cap = Duration::from_secs(2);
-        self.config.timeout.map_or(cap, |t| t.min(cap))
     }
 }

@@ -13,20 +13,19 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
 //! use std::sync::Arc;
-//! use mcp_jsonrpc::{NoopHandler, RequestOptions, Transport};
+//! use mcp_jsonrpc::{NoopHandler, RequestOptions};
 //! use mcp_transport_sse::{SseConfig, SseTransport};
 //!
 //! let config = SseConfig::new("http://127.0.0.1:8080/sse".parse().unwrap())
 //!     .with_header("Authorization", "Bearer token");
-//! let transport = SseTransport::connect(config, Arc::new(NoopHandler)).await?;
-//! let result = transport.request("ping", None, RequestOptions::new()).await?;
+//! let session = SseTransport::connect(config, Arc::new(NoopHandler)).await?;
+//! let result = session.request("ping", None, RequestOptions::new()).await?;
 //! println!("{}", result.get());
-//! transport.close().await;
+//! session.close().await;
 //! # Ok(()) }
 //! ```
 
 mod config;
-mod dispatch;
 mod endpoint;
 mod inner;
 mod stream;

@@ -73,12 +73,15 @@ impl Inner {
             mut stream, early, ..
         } = open;
         for event in early {
-            self.dispatch(event.data.into_bytes());
+            self.inbox.receive(event.data.into_bytes());
         }
         let detail = loop {
+            // Back-pressure: no next event while the session answers as many server
+            // requests as it takes at once.
+            self.inbox.ready().await;
             match stream.next_event().await {
                 Ok(Some(event)) if event.event == MESSAGE_EVENT => {
-                    self.dispatch(event.data.into_bytes());
+                    self.inbox.receive(event.data.into_bytes());
                 }
                 Ok(Some(event)) => {
                     // A second `endpoint` would move our POSTs mid-session: not followed.
@@ -87,11 +90,11 @@ impl Inner {
                 Ok(None) => break "the legacy SSE stream ended",
                 Err(e @ Error::MessageTooLarge { .. }) => {
                     // That event was skipped; the stream goes on.
-                    self.handler.on_error(&e);
+                    self.inbox.error(&e);
                 }
                 Err(e) => {
-                    if !self.core.is_closed() {
-                        self.handler.on_error(&e);
+                    if !self.inbox.is_closed() {
+                        self.inbox.error(&e);
                     }
                     break "the legacy SSE stream broke";
                 }

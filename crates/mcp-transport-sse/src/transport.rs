@@ -1,4 +1,4 @@
-//! [`SseTransport`]: the [`Transport`] implementation.
+//! [`SseTransport`]: the legacy HTTP+SSE message pipe.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -6,16 +6,16 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{
-    AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
+    BoxFuture, Error, Inbox, Outbound, Session, SessionOptions, Transport, TransportHandler,
 };
-use mcp_types::{RawResult, RawValue, encode_notification};
 use url::Url;
 
 use crate::SseConfig;
 use crate::endpoint::shown;
 use crate::inner::Inner;
 
-/// A legacy HTTP+SSE connection to one MCP server (revision 2024-11-05).
+/// A legacy HTTP+SSE connection to one MCP server (revision 2024-11-05): the message pipe
+/// under a [`Session`].
 ///
 /// [`connect`](Self::connect) opens the server's event stream and waits for its `endpoint`
 /// event; every message is then POSTed there and every answer, notification and server
@@ -31,14 +31,15 @@ impl std::fmt::Debug for SseTransport {
         f.debug_struct("SseTransport")
             .field("config", &self.inner.config)
             .field("endpoint", &self.inner.endpoint.get().map(shown))
-            .field("connected", &self.is_connected())
+            .field("closed", &self.inner.inbox.is_closed())
             .finish()
     }
 }
 
 impl SseTransport {
-    /// Open the event stream at `config.url` (GET, `Accept: text/event-stream`) and wait
-    /// for its `endpoint` event, within `config.connect_timeout`.
+    /// Open the event stream at `config.url` (GET, `Accept: text/event-stream`), wait for
+    /// its `endpoint` event within `config.connect_timeout`, and open a session over it with
+    /// `config`'s timeout and id format.
     ///
     /// Errors: the URL is not http(s) ([`Error::Config`]); the server cannot be reached or
     /// names no endpoint in time ([`Error::Connect`]); it answers non-2xx ([`Error::Http`],
@@ -48,7 +49,16 @@ impl SseTransport {
     pub async fn connect(
         config: SseConfig,
         handler: Arc<dyn TransportHandler>,
-    ) -> Result<Self, Error> {
+    ) -> Result<Session<Self>, Error> {
+        let options = SessionOptions::new()
+            .with_timeout(config.timeout)
+            .with_id_format(config.id_format);
+        Session::open(options, handler, |inbox| Self::open(config, inbox)).await
+    }
+
+    /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
+    /// is this inside a [`Session`]).
+    pub async fn open(config: SseConfig, inbox: Inbox) -> Result<Self, Error> {
         match config.url.scheme() {
             "http" | "https" => {}
             other => {
@@ -62,7 +72,7 @@ impl SseTransport {
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
         let client = HttpClient::new(&options)?;
         let deadline = config.connect_timeout;
-        let inner = Arc::new(Inner::new(config, client, handler)?);
+        let inner = Arc::new(Inner::new(config, client, inbox)?);
         let open = tokio::time::timeout(deadline, inner.open_stream())
             .await
             .map_err(|_| {
@@ -87,93 +97,29 @@ impl SseTransport {
             .get()
             .expect("set before connect returns")
     }
-
-    /// How many requests wait for a reply (zero once every call has finished).
-    pub fn pending_len(&self) -> usize {
-        self.inner.core.pending().len()
-    }
-
-    fn send_cancelled(&self, params: Box<RawValue>) {
-        let inner = Arc::clone(&self.inner);
-        let bound = inner.housekeeping_timeout();
-        self.inner.spawn(async move {
-            let mut frame = Vec::new();
-            encode_notification(&mut frame, "notifications/cancelled", Some(&params));
-            let sent = tokio::time::timeout(bound, inner.post(Bytes::from(frame))).await;
-            if !matches!(sent, Ok(Ok(()))) {
-                tracing::debug!("notifications/cancelled could not be delivered");
-            }
-        });
-    }
 }
 
 impl Transport for SseTransport {
-    fn request<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-        options: RequestOptions,
-    ) -> BoxFuture<'a, Result<RawResult, Error>> {
-        Box::pin(async move {
-            let (frame, mut call) = self.inner.core.start_call(method, params, &options)?;
-            let id = call.id().clone();
-            let inner = Arc::clone(&self.inner);
-            // The POST runs on its own task so the request timeout and the caller's token
-            // bound it too (a server may never answer a POST for an unknown session); its
-            // failure is this request's error.
-            let task = self.inner.spawn(async move {
-                if let Err(e) = inner.post(Bytes::from(frame)).await {
-                    // `false` when the caller already gave up or was answered.
-                    inner.core.pending().complete(&id, Err(e));
-                }
-            });
-            let mut guard = AbortOnDrop::new(task);
-            let result = call.wait().await;
-            match &result {
-                // The answer may overtake the POST's own reply: let the POST finish.
-                Ok(_) | Err(Error::Rpc(_)) => guard.disarm(),
-                Err(e) => {
-                    if let Some(params) = call.cancellation_params(e) {
-                        self.send_cancelled(params);
-                    }
-                }
-            }
-            result
-        })
+    /// POST the frame to the endpoint; its answer, if any, comes on the event stream. The
+    /// session drops the POST with a request that timed out (a legacy server may never
+    /// answer a POST for an unknown session).
+    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+        let inner = Arc::clone(&self.inner);
+        let body = Bytes::from(frame.bytes);
+        Box::pin(async move { inner.post(body).await })
     }
 
-    fn notify<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-    ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move {
-            if self.inner.core.is_closed() {
-                return Err(Error::closed());
-            }
-            let mut frame = Vec::new();
-            encode_notification(&mut frame, method, params.as_deref());
-            let post = self.inner.post(Bytes::from(frame));
-            within_timeout(method, self.inner.config.timeout, post).await
-        })
-    }
-
+    /// Drop the event stream (the server sees the client go away and ends the session) and
+    /// every background task.
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let inner = &self.inner;
             if inner.close_started.swap(true, Ordering::SeqCst) {
                 return;
             }
-            inner.core.close(None);
-            // Dropping the reader task drops the stream's connection: the server sees the
-            // client go away and ends the session.
             inner.abort_tasks();
-            inner.emit_closed();
+            inner.tasks.finish(std::time::Duration::ZERO).await;
         })
-    }
-
-    fn is_connected(&self) -> bool {
-        !self.inner.core.is_closed()
     }
 
     fn kind(&self) -> &'static str {

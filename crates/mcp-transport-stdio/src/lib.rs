@@ -3,24 +3,24 @@
 //!
 //! - [`StdioConfig`]: command, arguments, environment, working directory, request timeout,
 //!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`].
-//! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] for one running server. It is a thin
-//!   async shell around [`mcp_jsonrpc::RpcCore`]: one writer task, one reader task, a stderr
+//! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] (a message pipe) for one running
+//!   server, under an [`mcp_jsonrpc::Session`]: one writer task, one reader task, a stderr
 //!   task, and a reaper thread that guarantees no zombie and no orphaned grandchild.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
 //! use std::sync::Arc;
-//! use mcp_jsonrpc::{NoopHandler, RequestOptions, Transport};
+//! use mcp_jsonrpc::{NoopHandler, RequestOptions};
 //! use mcp_transport_stdio::{StdioConfig, StdioTransport};
 //!
 //! // A "server" that answers the first request (ids start at 1) and waits for stdin to close.
 //! let script = r#"read -r request; echo '{"jsonrpc":"2.0","id":1,"result":{"ok":true}}'; cat >/dev/null"#;
 //! let config = StdioConfig::new("sh").with_args(["-c", script]);
-//! let transport = StdioTransport::spawn(config, Arc::new(NoopHandler)).await.unwrap();
-//! let result = transport.request("ping", None, RequestOptions::new()).await.unwrap();
+//! let session = StdioTransport::spawn(config, Arc::new(NoopHandler)).await.unwrap();
+//! let result = session.request("ping", None, RequestOptions::new()).await.unwrap();
 //! assert_eq!(result.get(), r#"{"ok":true}"#);
-//! transport.close().await;
-//! assert!(!transport.is_connected());
+//! session.close().await;
+//! assert!(!session.is_connected());
 //! # }
 //! ```
 

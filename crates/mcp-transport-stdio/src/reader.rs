@@ -61,10 +61,12 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
             tokio::select! {
                 // Lines first: what the server wrote before exiting still counts.
                 biased;
-                event = lines.next() => match event {
-                    Ok(Some(LineEvent::Line(line))) => shared.dispatch(line),
+                // Back-pressure: no next line while the session answers as many server
+                // requests as it takes at once.
+                event = async { shared.inbox.ready().await; lines.next().await } => match event {
+                    Ok(Some(LineEvent::Line(line))) => shared.inbox.receive(line),
                     Ok(Some(LineEvent::TooLarge)) => {
-                        shared.handler.on_error(&Error::MessageTooLarge {
+                        shared.inbox.error(&Error::MessageTooLarge {
                             limit: shared.max_line_bytes,
                         });
                     }
@@ -85,8 +87,8 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
     let detail = match end {
         End::Failed(what, e) => {
             let detail = format!("{what} failed: {e}");
-            if !shared.core.is_closed() {
-                shared.handler.on_error(&Error::Io(e));
+            if !shared.inbox.is_closed() {
+                shared.inbox.error(&Error::Io(e));
             }
             detail
         }

@@ -1,20 +1,12 @@
-//! The state the transport handle, the reader task and the callers share, and the request,
-//! notification and close paths built on it.
+//! The state the transport handle, the reader task and the send futures share, and the
+//! send and close paths built on it.
 
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use mcp_jsonrpc::{
-    Error, Incoming, RequestOptions, RpcCore, ServerRequestOutcome, TransportHandler, encode_reply,
-};
-use mcp_types::notifications::CANCELLED_NOTIFICATION;
-use mcp_types::{
-    CancelledNotificationParams, RawResult, RawValue, Request, RequestId, encode_notification,
-};
+use mcp_jsonrpc::{BoxFuture, Error, FrameKind, Inbox, Outbound};
 use tokio::sync::{OnceCell, watch};
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ShutdownTimeouts;
@@ -29,8 +21,7 @@ use crate::writer::Writer;
 pub(crate) const CLOSE_REPORT_WAIT: Duration = Duration::from_millis(500);
 
 pub(crate) struct Shared {
-    pub(crate) core: RpcCore,
-    pub(crate) handler: Arc<dyn TransportHandler>,
+    pub(crate) inbox: Inbox,
     pub(crate) writer: Writer,
     pub(crate) command: String,
     pub(crate) group: Arc<ProcessGroup>,
@@ -40,49 +31,16 @@ pub(crate) struct Shared {
     pub(crate) stderr_tail: Option<SharedTail>,
     /// Cancelled when the stderr capture has read to the end (or there is none).
     pub(crate) stderr_done: CancellationToken,
-    /// Cancelled once the transport is closed.
+    /// Cancelled once the server went away (after `close_detail` is set).
     closed: CancellationToken,
     close_detail: OnceLock<Option<String>>,
-    closed_by_caller: AtomicBool,
     /// Set once the shutdown sequence has run to the end.
     stopped: OnceCell<()>,
-    /// Handlers answering server-to-client requests; aborted on close.
-    server_requests: Mutex<JoinSet<()>>,
-}
-
-/// Tells the server when a caller drops its request future before the request finished
-/// (an outer `tokio::time::timeout`, a `select!` that took another branch): the server
-/// should stop working on it, as after a timeout. Never for `initialize`.
-struct AbandonGuard<'a> {
-    shared: &'a Shared,
-    /// `None` once the request finished, or for `initialize`.
-    id: Option<RequestId>,
-}
-
-impl AbandonGuard<'_> {
-    fn disarm(mut self) {
-        self.id = None;
-    }
-}
-
-impl Drop for AbandonGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(id) = self.id.take() {
-            let params = CancelledNotificationParams::new(
-                id,
-                Some("request abandoned by the caller".to_owned()),
-            );
-            if let Ok(params) = mcp_types::to_raw(&params) {
-                self.shared.send_cancelled(&params);
-            }
-        }
-    }
 }
 
 /// Everything [`Shared::new`] needs.
 pub(crate) struct SharedParts {
-    pub(crate) core: RpcCore,
-    pub(crate) handler: Arc<dyn TransportHandler>,
+    pub(crate) inbox: Inbox,
     pub(crate) writer: Writer,
     pub(crate) command: String,
     pub(crate) group: Arc<ProcessGroup>,
@@ -96,8 +54,7 @@ pub(crate) struct SharedParts {
 impl Shared {
     pub(crate) fn new(parts: SharedParts) -> Self {
         Self {
-            core: parts.core,
-            handler: parts.handler,
+            inbox: parts.inbox,
             writer: parts.writer,
             command: parts.command,
             group: parts.group,
@@ -108,61 +65,51 @@ impl Shared {
             stderr_done: parts.stderr_done,
             closed: CancellationToken::new(),
             close_detail: OnceLock::new(),
-            closed_by_caller: AtomicBool::new(false),
             stopped: OnceCell::new(),
-            server_requests: Mutex::new(JoinSet::new()),
         }
     }
 
-    fn server_requests(&self) -> MutexGuard<'_, JoinSet<()>> {
-        self.server_requests
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Send a request and wait for its result; see [`mcp_jsonrpc::Transport::request`].
-    pub(crate) async fn request(
-        &self,
-        method: &str,
-        params: Option<Box<RawValue>>,
-        options: RequestOptions,
-    ) -> Result<RawResult, Error> {
-        let (mut frame, mut call) = self.core.start_call(method, params, &options)?;
-        frame.push(b'\n');
-        let abandoned = AbandonGuard {
-            shared: self,
-            id: Some(call.id().clone()).filter(|_| method != "initialize"),
-        };
-        // The write is not awaited: a write that fails closes the transport (the reader task
-        // watches for it), which fails this call with the reason, and the call's timeout and
-        // token cover a server that stopped reading its stdin.
-        let result = match self.writer.send_detached(&frame) {
-            Ok(()) => call.wait().await,
-            Err(e) => Err(self.write_failed(e).await),
-        };
-        abandoned.disarm();
-        if let Err(err) = &result
-            && let Some(params) = call.cancellation_params(err)
-        {
-            self.send_cancelled(&params);
+    /// Write one frame and its newline.
+    ///
+    /// - A request is queued at once and not waited for: a write that fails closes the
+    ///   transport (the reader task watches for it), which fails the request with the
+    ///   reason, and the request's timeout covers a server that stopped reading its stdin.
+    /// - A notification or a reply waits for its write. When the server went away (it
+    ///   exited, closed its stdout, or the write hit a broken pipe) that is `Ok`, logged at
+    ///   debug level: a notification has no answer to lose, and the closed event already
+    ///   tells the client the server is gone. Any other write error is [`Error::Io`].
+    pub(crate) fn send(self: &Arc<Self>, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+        let mut bytes = frame.bytes;
+        bytes.push(b'\n');
+        match frame.kind {
+            FrameKind::Request(_) => match self.writer.send_detached(&bytes) {
+                Ok(()) => Box::pin(std::future::ready(Ok(()))),
+                Err(e) => {
+                    let shared = Arc::clone(self);
+                    Box::pin(async move { Err(shared.write_failed(e).await) })
+                }
+            },
+            _ => {
+                let shared = Arc::clone(self);
+                Box::pin(async move {
+                    match shared.writer.send(&bytes).await {
+                        Ok(()) => Ok(()),
+                        Err(e)
+                            if e.kind() == io::ErrorKind::BrokenPipe
+                                || shared.inbox.is_closed() =>
+                        {
+                            tracing::debug!(command = %shared.command, "server is gone: frame dropped ({e})");
+                            Ok(())
+                        }
+                        Err(e) => Err(Error::Io(e)),
+                    }
+                })
+            }
         }
-        result
-    }
-
-    /// Queue `notifications/cancelled` without waiting (best effort: the caller has its
-    /// answer already).
-    fn send_cancelled(&self, params: &RawValue) {
-        if self.core.is_closed() {
-            return;
-        }
-        let mut frame = Vec::with_capacity(96 + params.get().len());
-        encode_notification(&mut frame, CANCELLED_NOTIFICATION, Some(params));
-        frame.push(b'\n');
-        let _ = self.writer.send_detached(&frame);
     }
 
     async fn write_failed(&self, e: io::Error) -> Error {
-        if e.kind() == io::ErrorKind::BrokenPipe || self.core.is_closed() {
+        if e.kind() == io::ErrorKind::BrokenPipe || self.inbox.is_closed() {
             let _ = tokio::time::timeout(CLOSE_REPORT_WAIT, self.closed.cancelled()).await;
         }
         // `closed` is cancelled only after the detail is recorded.
@@ -175,109 +122,14 @@ impl Shared {
         }
     }
 
-    /// Send a notification. The rule:
-    ///
-    /// - written and flushed: `Ok`;
-    /// - the server went away (the transport closed because it exited or closed its stdout,
-    ///   or the write hit a broken pipe): `Ok`, logged at debug level. A notification has no
-    ///   answer to lose, and the closed event already tells the client the server is gone;
-    /// - the caller itself closed the transport before: `Err(TransportClosed)`;
-    /// - any other I/O error: `Err(Io)`;
-    /// - the write did not finish within the transport's default request timeout (a server
-    ///   that stopped reading): `Err(Timeout)`.
-    pub(crate) async fn notify(
-        &self,
-        method: &str,
-        params: Option<Box<RawValue>>,
-    ) -> Result<(), Error> {
-        if self.closed_by_caller.load(Ordering::Acquire) {
-            return Err(Error::closed());
-        }
-        if self.core.is_closed() {
-            tracing::debug!(method, "server is gone: notification dropped");
-            return Ok(());
-        }
-        let mut frame = Vec::with_capacity(64 + params.as_ref().map_or(0, |p| p.get().len()));
-        encode_notification(&mut frame, method, params.as_deref());
-        frame.push(b'\n');
-        let written = match self.core.default_timeout() {
-            Some(limit) => tokio::time::timeout(limit, self.writer.send(&frame))
-                .await
-                .map_err(|_| Error::Timeout {
-                    method: method.to_owned(),
-                    after: limit,
-                })?,
-            None => self.writer.send(&frame).await,
-        };
-        match written {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe || self.core.is_closed() => {
-                tracing::debug!(method, "server is gone: notification dropped ({e})");
-                Ok(())
-            }
-            Err(e) => Err(Error::Io(e)),
-        }
-    }
-
-    /// Route one line from the server's stdout. The line moves on to whoever waits for it.
-    pub(crate) fn dispatch(&self, line: Vec<u8>) {
-        self.core.dispatch_owned(line, |incoming| match incoming {
-            Incoming::Delivered => {}
-            Incoming::Unmatched(id) => {
-                tracing::debug!(command = %self.command, %id, "ignoring a response nobody waits for");
-            }
-            Incoming::Notification(n) => self.handler.on_notification(n),
-            Incoming::Request(r) => self.answer(r),
-            Incoming::UnattributedError(e) => self.handler.on_error(&Error::Rpc(e)),
-            Incoming::Malformed(e) => {
-                tracing::debug!(command = %self.command, "dropping a malformed line: {e}");
-                self.handler.on_error(&Error::Parse(e));
-            }
-            other => {
-                tracing::debug!(command = %self.command, ?other, "ignoring an unexpected message");
-            }
-        });
-    }
-
-    /// Run the handler for a server-to-client request on its own task and write its reply,
-    /// so a slow handler never holds up the reader.
-    fn answer(&self, request: Request) {
-        let id = request.id.clone();
-        let outcome = self.handler.on_request(request);
-        let writer = self.writer.clone();
-        let mut tasks = self.server_requests();
-        // Forget the ones that finished, so the set stays as small as what is running.
-        while tasks.try_join_next().is_some() {}
-        tasks.spawn(async move {
-            match outcome.await {
-                ServerRequestOutcome::Reply(reply) => {
-                    let mut frame = encode_reply(&id, &reply);
-                    frame.push(b'\n');
-                    // Nothing to tell anyone if it fails: the server is gone.
-                    let _ = writer.send(&frame).await;
-                }
-                // The server cancelled its request: it expects no reply.
-                ServerRequestOutcome::Suppressed => {}
-                _ => {}
-            }
-        });
-    }
-
-    /// Close: reject every pending request with "Transport closed" (plus `detail`) and emit
-    /// the closed event, both only the first time.
+    /// The server went away: the session rejects every pending request with "Transport
+    /// closed" (plus `detail`) and emits its closed event, both only the first time.
     pub(crate) fn close_with(&self, detail: Option<String>) {
-        if self.core.close(detail.clone()) {
-            let _ = self.close_detail.set(detail);
-            self.closed.cancel();
+        let _ = self.close_detail.set(detail.clone());
+        self.closed.cancel();
+        if self.inbox.close(detail) {
             tracing::debug!(command = %self.command, "stdio transport closed");
-            self.handler.on_closed();
         }
-    }
-
-    /// The caller's `close()`.
-    pub(crate) fn close_by_caller(&self) {
-        self.closed_by_caller.store(true, Ordering::Release);
-        self.close_with(None);
     }
 
     /// Run the shutdown sequence once; concurrent callers wait for the same run.
@@ -287,9 +139,5 @@ impl Shared {
                 shut_down(&self.writer, &self.group, self.exit.clone(), self.shutdown).await;
             })
             .await;
-    }
-
-    pub(crate) fn abort_server_requests(&self) {
-        self.server_requests().abort_all();
     }
 }

@@ -4,8 +4,10 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use mcp_jsonrpc::{BoxFuture, Error, RequestOptions, RpcCore, Transport, TransportHandler};
-use mcp_types::{RawResult, RawValue};
+use mcp_jsonrpc::{
+    BoxFuture, Error, Inbox, Outbound, ProcessDiagnostics, Session, SessionOptions, Transport,
+    TransportHandler,
+};
 use nix::sys::signal::Signal;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -27,7 +29,8 @@ struct Tasks {
     writer: Option<JoinHandle<()>>,
 }
 
-/// An MCP server running as a child process, spoken to over its stdin and stdout.
+/// An MCP server running as a child process, spoken to over its stdin and stdout: the
+/// message pipe under a [`Session`].
 ///
 /// - Requests, notifications and replies are written as one JSON object per line, in groups:
 ///   frames are appended to one buffer, the caller that completes a group of 32 writes it,
@@ -36,16 +39,14 @@ struct Tasks {
 ///   `Transport closed: writing to the server's stdin failed: …` (or the server's exit
 ///   status, when that comes within half a second), which rejects that request and every
 ///   other pending one.
-/// - The reader task hands every line to the shared [`RpcCore`]; server notifications and
-///   errors go to the [`TransportHandler`], and server-to-client requests are answered by it
-///   on their own tasks.
-/// - A request that times out, is cancelled through its token, or whose future the caller
-///   drops sends `notifications/cancelled` to the server (never for `initialize`).
-/// - The transport closes when the caller calls [`close`](Transport::close), when the
-///   server's stdout ends, when the server exits, or when writing to its stdin fails: pending requests are rejected with
-///   `Transport closed: <why>` and [`TransportHandler::on_closed`] runs exactly once. It never
-///   restarts the server.
-/// - [`close`](Transport::close) shuts the server down as the MCP specification says: close
+/// - The reader task hands every line to the session's [`Inbox`]; it stops reading while the
+///   session answers as many server requests as it takes at once (back-pressure).
+/// - The session closes when the caller calls [`Session::close`], when the server's stdout
+///   ends, when the server exits, or when writing to its stdin fails: pending requests are
+///   rejected with `Transport closed: <why>` and
+///   [`TransportHandler::on_closed`](mcp_jsonrpc::TransportHandler::on_closed) runs exactly
+///   once. It never restarts the server.
+/// - Closing shuts the server down as the MCP specification says: close
 ///   its stdin, wait, `SIGTERM` its process group, wait, `SIGKILL` the group (see
 ///   [`ShutdownTimeouts`](crate::ShutdownTimeouts)).
 /// - Dropped without `close`, it kills the server's process group at once (without the
@@ -57,8 +58,8 @@ pub struct StdioTransport {
 }
 
 impl StdioTransport {
-    /// Spawn the server and start the reader and writer tasks. Must be called inside a tokio
-    /// runtime.
+    /// Spawn the server and open a session over it, with `config`'s timeout and id format.
+    /// Must be called inside a tokio runtime.
     ///
     /// # Errors
     ///
@@ -67,7 +68,24 @@ impl StdioTransport {
     pub async fn spawn(
         config: StdioConfig,
         handler: Arc<dyn TransportHandler>,
-    ) -> Result<Self, Error> {
+    ) -> Result<Session<Self>, Error> {
+        let options = SessionOptions::new()
+            .with_timeout(config.timeout)
+            .with_id_format(config.id_format);
+        Session::open(options, handler, |inbox| async move {
+            Self::open(config, inbox)
+        })
+        .await
+    }
+
+    /// Spawn the server and start the reader and writer tasks, handing what the server
+    /// writes to `inbox`. Must be called inside a tokio runtime. [`spawn`](Self::spawn) is
+    /// this inside a [`Session`].
+    ///
+    /// # Errors
+    ///
+    /// As [`spawn`](Self::spawn).
+    pub fn open(config: StdioConfig, inbox: Inbox) -> Result<Self, Error> {
         let Spawned {
             stdin,
             stdout,
@@ -95,8 +113,7 @@ impl StdioTransport {
             }
         };
         let shared = Arc::new(Shared::new(SharedParts {
-            core: RpcCore::new(config.id_format, config.timeout),
-            handler,
+            inbox,
             writer,
             command: config.command,
             group,
@@ -123,10 +140,12 @@ impl StdioTransport {
         self.shared.group.pid()
     }
 
-    /// How many requests are waiting for a reply. Zero after every call has finished, one
-    /// way or another.
-    pub fn pending_len(&self) -> usize {
-        self.shared.core.pending().len()
+    /// The last lines the server wrote to its stderr (when captured).
+    pub fn stderr_tail(&self) -> Option<String> {
+        self.shared
+            .stderr_tail
+            .as_ref()
+            .and_then(SharedTail::joined)
     }
 
     fn tasks(&self) -> MutexGuard<'_, Tasks> {
@@ -134,9 +153,7 @@ impl StdioTransport {
     }
 
     async fn close_inner(&self) {
-        self.shared.close_by_caller();
         self.shared.stop_child().await;
-        self.shared.abort_server_requests();
         let Tasks {
             reader,
             stderr,
@@ -154,46 +171,28 @@ impl StdioTransport {
 }
 
 impl Transport for StdioTransport {
-    fn request<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-        options: RequestOptions,
-    ) -> BoxFuture<'a, Result<RawResult, Error>> {
-        Box::pin(self.shared.request(method, params, options))
+    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+        self.shared.send(frame)
     }
 
-    /// Send a notification. `Ok` once written and flushed, and also when the server has gone
-    /// away (it exited, closed its stdout, or the write hit a broken pipe): a notification
-    /// has no answer to lose and the closed event reports the disconnect. Fails with
-    /// [`Error::TransportClosed`] after the caller's own [`close`](Transport::close), with
-    /// [`Error::Timeout`] when the write does not finish within the default request timeout,
-    /// and with [`Error::Io`] on any other write error.
-    fn notify<'a>(
-        &'a self,
-        method: &'a str,
-        params: Option<Box<RawValue>>,
-    ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(self.shared.notify(method, params))
-    }
-
+    /// Shut the server down (close stdin, wait, `SIGTERM` the group, wait, `SIGKILL`) and
+    /// wait for the reader, writer and stderr tasks.
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(self.close_inner())
     }
 
-    fn is_connected(&self) -> bool {
-        !self.shared.core.is_closed()
-    }
-
-    fn stderr_tail(&self) -> Option<String> {
-        self.shared
-            .stderr_tail
-            .as_ref()
-            .and_then(SharedTail::joined)
-    }
-
     fn kind(&self) -> &'static str {
         "stdio"
+    }
+}
+
+impl ProcessDiagnostics for StdioTransport {
+    fn stderr_tail(&self) -> Option<String> {
+        StdioTransport::stderr_tail(self)
+    }
+
+    fn pid(&self) -> Option<u32> {
+        StdioTransport::pid(self)
     }
 }
 
@@ -203,7 +202,6 @@ impl Drop for StdioTransport {
         // shutting down. The reaper thread collects the leader; SIGKILL takes the rest of the
         // group with it. A no-op after close() (the group is already reaped).
         self.shared.group.signal(Signal::SIGKILL);
-        self.shared.abort_server_requests();
         let tasks = std::mem::take(&mut *self.tasks());
         for task in [tasks.reader, tasks.stderr, tasks.writer]
             .into_iter()
@@ -219,8 +217,7 @@ impl fmt::Debug for StdioTransport {
         f.debug_struct("StdioTransport")
             .field("command", &self.shared.command)
             .field("pid", &self.pid())
-            .field("connected", &self.is_connected())
-            .field("pending", &self.pending_len())
+            .field("closed", &self.shared.inbox.is_closed())
             .finish()
     }
 }

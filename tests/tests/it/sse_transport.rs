@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_integration_tests::{HttpServer, bounded, eventually};
-use mcp_jsonrpc::{Error, RequestOptions, Transport, TransportHandler};
+use mcp_jsonrpc::{Error, RequestOptions, Session, TransportHandler};
 use mcp_transport_sse::{SseConfig, SseTransport};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -35,7 +35,7 @@ fn config(url: &str) -> SseConfig {
     SseConfig::new(url.parse().unwrap()).with_proxy(mcp_transport_sse::ProxyMode::Direct)
 }
 
-async fn connect(url: &str) -> (SseTransport, Arc<Recorder>) {
+async fn connect(url: &str) -> (Session<SseTransport>, Arc<Recorder>) {
     let recorder = Arc::new(Recorder::default());
     let transport = bounded(SseTransport::connect(config(url), recorder.clone()))
         .await

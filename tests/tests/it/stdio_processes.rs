@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use std::sync::Arc;
-
 use mcp_client::Client;
 use mcp_integration_tests::{
     bounded, eventually, options, process_alive, process_is_zombie, test_server,
@@ -15,14 +13,15 @@ use mcp_transport_stdio::{StdioConfig, StdioTransport};
 /// pid and the grandchild's pid.
 async fn connect_with_grandchild() -> (Client, u32, u32) {
     let mut pid = None;
-    let client = bounded(Client::connect_with(options(), |handler| {
+    let session = mcp_jsonrpc::SessionOptions::new();
+    let client = bounded(Client::connect_with(options(), session, |inbox| {
         let pid = &mut pid;
         async move {
             let mut config = StdioConfig::new(test_server());
             config.args = vec!["--spawn-child".into()];
-            let transport = StdioTransport::spawn(config, handler).await?;
+            let transport = StdioTransport::open(config, inbox)?;
             *pid = transport.pid();
-            Ok(Arc::new(transport) as Arc<dyn mcp_jsonrpc::Transport>)
+            Ok(transport)
         }
     }))
     .await

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::support::{Faults, GetMode, Recorder, TestServer, bounded};
-use mcp_jsonrpc::{Error, RequestOptions, Transport};
+use mcp_jsonrpc::{Error, HttpSessionControl, RequestOptions};
 use mcp_transport_http::{HttpConfig, HttpTransport, ProxyMode};
 
 fn https_config(server: &TestServer) -> HttpConfig {

@@ -8,17 +8,17 @@ use std::time::Duration;
 use crate::support::{Faults, GetMode, Recorder, TestServer, bounded, config, raw};
 use http::Method;
 use mcp_jsonrpc::http::AuthHook;
-use mcp_jsonrpc::{BoxFuture, CancelToken, Error, RequestOptions, Transport};
+use mcp_jsonrpc::{BoxFuture, CancelToken, Error, HttpSessionControl, RequestOptions, Session};
 use mcp_transport_http::{HttpConfig, HttpTransport};
 use serde_json::{Value, json};
 
-async fn connect(cfg: HttpConfig, rec: &Arc<Recorder>) -> HttpTransport {
+async fn connect(cfg: HttpConfig, rec: &Arc<Recorder>) -> Session<HttpTransport> {
     HttpTransport::connect(cfg, Arc::clone(rec) as _)
         .await
         .unwrap()
 }
 
-async fn initialize(t: &HttpTransport) -> Value {
+async fn initialize(t: &Session<HttpTransport>) -> Value {
     let params = raw(json!({
         "protocolVersion": "2025-11-25",
         "capabilities": {},
@@ -33,7 +33,7 @@ async fn initialize(t: &HttpTransport) -> Value {
     serde_json::from_str(r.get()).unwrap()
 }
 
-async fn call(t: &HttpTransport, method: &str, params: Value) -> Result<Value, Error> {
+async fn call(t: &Session<HttpTransport>, method: &str, params: Value) -> Result<Value, Error> {
     bounded(
         method,
         t.request(method, Some(raw(params)), RequestOptions::new()),

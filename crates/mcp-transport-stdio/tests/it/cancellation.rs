@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::common::*;
-use mcp_jsonrpc::{CancelToken, Error, RequestOptions, Transport};
+use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
 use serde_json::{Value, json};
 
 /// Records every line it reads into `$OUT` and never answers.

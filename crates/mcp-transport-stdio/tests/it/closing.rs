@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::*;
-use mcp_jsonrpc::{CancelToken, Error, RequestOptions, Transport};
+use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
 
 fn closed_detail(err: &Error) -> String {
     match err {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::common::*;
-use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions, Transport};
+use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions};
 use mcp_types::to_raw;
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::*;
-use mcp_jsonrpc::{Error, NoopHandler, Transport};
+use mcp_jsonrpc::{Error, NoopHandler, Session};
 use mcp_transport_stdio::{
     STDERR_TAIL_MAX_BYTES, ShutdownTimeouts, StderrMode, StdioConfig, StdioTransport,
 };
@@ -268,7 +268,7 @@ async fn no_zombie_after_server_exit() {
 
 /// Spawn [`STUBBORN_WITH_GRANDCHILD`] on `rt`; returns the transport, the server's pid and the
 /// grandchild's pid.
-fn spawn_on(rt: &tokio::runtime::Runtime, dir: &TempDir) -> (StdioTransport, u32, u32) {
+fn spawn_on(rt: &tokio::runtime::Runtime, dir: &TempDir) -> (Session<StdioTransport>, u32, u32) {
     let out = dir.file("pid");
     rt.block_on(async {
         let t = start(

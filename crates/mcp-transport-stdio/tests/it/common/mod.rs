@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_jsonrpc::{Error, ServerRequestOutcome, TransportHandler};
+use mcp_jsonrpc::{Error, ServerRequestOutcome, Session, TransportHandler};
 use mcp_transport_stdio::{ShutdownTimeouts, StdioConfig, StdioTransport};
 use mcp_types::{Notification, Request};
 
@@ -63,7 +63,10 @@ pub fn sh(script: &str) -> StdioConfig {
 /// test's spawn still holds both ends of its pipes inherits copies of them until it execs; on
 /// a loaded machine that window is long enough for a write to "succeed" into a pipe whose
 /// server already closed its stdin, which would make `request_on_broken_pipe_fails` flaky.
-pub async fn start(config: StdioConfig, handler: Arc<dyn TransportHandler>) -> StdioTransport {
+pub async fn start(
+    config: StdioConfig,
+    handler: Arc<dyn TransportHandler>,
+) -> Session<StdioTransport> {
     static SPAWN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
     let _one_at_a_time = bounded(SPAWN.lock()).await;
     bounded(StdioTransport::spawn(config, handler))
