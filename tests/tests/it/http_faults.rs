@@ -218,3 +218,33 @@ async fn http_hung_server_times_out() {
         bounded(client.close()).await;
     }
 }
+
+/// A one-shot caller (`mcp call --timeout 400`) closes right after its call timed out: the
+/// `notifications/cancelled` queued by the timeout must still reach the server before the
+/// session is deleted.
+#[tokio::test]
+async fn close_right_after_a_timeout_still_delivers_cancelled() {
+    let server = HttpServer::http(&[]).await;
+    let client = server.connect(options()).await;
+    let params = CallToolRequestParams::new("sleep").with_arguments(args(json!({"ms": 30_000})));
+    let timeout = RequestOptions::new().with_timeout(Duration::from_millis(200));
+    let err = bounded(client.call_tool_with(params, timeout))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    bounded(client.close()).await;
+
+    // The request log is the server's, not the session's: read it through a new client.
+    let probe = server.connect(options()).await;
+    let log = http_log(&probe).await;
+    let cancel = log
+        .iter()
+        .position(|e| e["rpc"] == json!(["notifications/cancelled"]))
+        .expect("the cancellation was POSTed before close returned");
+    let delete = log
+        .iter()
+        .position(|e| e["method"] == "DELETE")
+        .expect("the session was deleted");
+    assert!(cancel < delete, "cancelled after the DELETE: {log:?}");
+    probe.close().await;
+}

@@ -6,6 +6,7 @@
 //! (about 50 MB each in a debug build). nextest still runs every test in its own process.
 
 mod detect_transport;
+mod driver_behaviour;
 mod http_client;
 mod http_faults;
 mod manager_connect;

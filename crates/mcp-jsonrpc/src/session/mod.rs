@@ -10,6 +10,8 @@ mod inbox;
 mod options;
 mod server_requests;
 mod shared;
+#[cfg(test)]
+mod tests;
 
 use std::ops::Deref;
 use std::sync::atomic::Ordering;
