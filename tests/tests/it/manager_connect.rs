@@ -292,3 +292,41 @@ async fn each_server_is_bounded_by_its_timeout_and_config_errors_are_typed() {
     ));
     manager.shutdown().await;
 }
+
+/// `apply_config` replaces a changed server and waits for its old connection to stop; a
+/// `remove_server` of the same name meanwhile used to make it panic ("just inserted"). Now
+/// the removal wins and nothing is connected under the removed name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removal_during_apply_config_wins() {
+    let server_path = mcp_integration_tests::test_server();
+    let config = |servers: serde_json::Value| {
+        mcp_manager::config::McpConfig::from_str(
+            &json!({ "mcpServers": servers }).to_string(),
+            "test.json",
+        )
+        .unwrap()
+    };
+    // The shell outlives the server by half a second, so stopping it takes that long.
+    let lingering = format!("{server_path}; sleep 0.5");
+    let first = config(json!({"b": {"command": "sh", "args": ["-c", lingering]}}));
+    let manager = mcp_manager::McpManager::from_config(
+        &first,
+        mcp_manager::ManagerOptions::new(mcp_integration_tests::options())
+            .with_reconnect_policy(fast_policy()),
+    );
+    let outcomes = bounded(manager.connect_all()).await;
+    assert!(outcomes.values().all(Result::is_ok), "{outcomes:?}");
+
+    let second = config(json!({"b": {"command": server_path, "args": ["--name", "b2"]}}));
+    let applying = tokio::spawn({
+        let manager = manager.clone();
+        async move { manager.apply_config(&second).await }
+    });
+    // `apply_config` is now waiting for the old `b` to stop.
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    bounded(manager.remove_server("b")).await.unwrap();
+    let outcomes = bounded(applying).await.expect("apply_config did not panic");
+    assert!(outcomes.is_empty(), "{outcomes:?}");
+    assert!(manager.server_names().is_empty());
+    manager.shutdown().await;
+}

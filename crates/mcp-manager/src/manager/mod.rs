@@ -143,7 +143,7 @@ impl McpManager {
     /// connection and any pending reconnect end; the new entry is connected when enabled.
     pub async fn update_server(&self, name: &str, entry: ServerEntry) -> Result<(), ManagerError> {
         let enabled = entry.enabled;
-        self.replace(name, entry).await;
+        let _ = self.replace(name, entry).await;
         if enabled {
             self.connect_server(name).await
         } else {
@@ -171,9 +171,13 @@ impl McpManager {
                 .slot(name)
                 .is_ok_and(|slot| same_entry(&slot.entry, entry));
             if !unchanged {
-                self.replace(name, entry.clone()).await;
-                if entry.enabled {
-                    changed.push(self.slot(name).expect("just inserted"));
+                let ours = self.replace(name, entry.clone()).await;
+                // `replace` awaits the old connection's shutdown: a concurrent
+                // `remove_server` or `add_server` may have taken the name meanwhile, and
+                // then it is theirs to connect (or not).
+                let still_ours = self.slot(name).is_ok_and(|s| Arc::ptr_eq(&s, &ours));
+                if entry.enabled && still_ours {
+                    changed.push(ours);
                 }
             }
         }
@@ -181,8 +185,10 @@ impl McpManager {
     }
 
     /// Put a fresh slot for `entry` in place (keeping credentials) and stop the old one.
-    async fn replace(&self, name: &str, entry: ServerEntry) {
-        let old = {
+    /// Put a new slot for `entry` under `name`, stopping the one it replaces; returns the
+    /// new slot.
+    async fn replace(&self, name: &str, entry: ServerEntry) -> Arc<Slot> {
+        let (new, old) = {
             let mut servers = self
                 .inner
                 .servers
@@ -192,11 +198,13 @@ impl McpManager {
             if let Some(old) = servers.get(name) {
                 *slot.credentials.lock().unwrap_or_else(|p| p.into_inner()) = old.credentials();
             }
-            servers.insert(name.to_owned(), Arc::new(slot))
+            let slot = Arc::new(slot);
+            (Arc::clone(&slot), servers.insert(name.to_owned(), slot))
         };
         if let Some(old) = old {
             self.stop(&old, true).await;
         }
+        new
     }
 
     /// Give a remote server credentials: their headers are sent from the next (re)connect
