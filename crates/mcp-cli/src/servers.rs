@@ -127,12 +127,17 @@ impl ServerSet {
     }
 
     fn new(
-        entries: BTreeMap<String, ServerEntry>,
+        mut entries: BTreeMap<String, ServerEntry>,
         broken: Vec<(String, Arc<ConfigError>)>,
         source_name: String,
         timeout_ms: Option<u64>,
         options: ManagerOptions,
     ) -> Self {
+        if let Some(ms) = env_timeout_ms() {
+            for entry in entries.values_mut() {
+                entry.config.timeout = Some(ms);
+            }
+        }
         let manager = McpManager::new(options);
         for (name, entry) in &entries {
             // Names are the keys of a map: they cannot collide.
@@ -292,6 +297,15 @@ impl ServerSet {
             .resolved_timeout()
             .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
     }
+}
+
+/// The environment variable that overrides every server's configured request timeout, in
+/// ms. Read here, by the program: the libraries take configuration, never the environment.
+const TIMEOUT_ENV: &str = "MCP_TIMEOUT_MS";
+
+/// `MCP_TIMEOUT_MS`, when set to a number of milliseconds (0 disables timeouts).
+fn env_timeout_ms() -> Option<u64> {
+    std::env::var(TIMEOUT_ENV).ok()?.trim().parse().ok()
 }
 
 /// The client options for every server.

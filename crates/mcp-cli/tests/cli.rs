@@ -58,10 +58,11 @@ fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 fn mcp_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(exe())
         .args(args)
-        .envs(env.iter().copied())
-        .current_dir(dir)
+        // The caller's own environment must not leak in; `env` is applied after that.
         .env_remove("MCP_TIMEOUT_MS")
         .env_remove("RUST_LOG")
+        .envs(env.iter().copied())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -547,6 +548,22 @@ fn timeout_flag_wins_over_the_environment_for_every_request() {
         &["--timeout", "300", "ping", "hang"],
         "",
         &[("MCP_TIMEOUT_MS", "60000")],
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("timed out after 300 ms"), "{run:?}");
+}
+
+#[test]
+fn the_environment_timeout_wins_over_the_configured_one() {
+    // The CLI, not the library, reads MCP_TIMEOUT_MS: it must still override the config.
+    let dir = dir_with_config(serde_json::json!({
+        "hang": {"command": exe(), "args": ["__demo-server", "--hang-after-init"], "timeout": 60000},
+    }));
+    let run = mcp_env(
+        dir.path(),
+        &["ping", "hang"],
+        "",
+        &[("MCP_TIMEOUT_MS", "300")],
     );
     assert_eq!(run.code(), 1, "{run:?}");
     assert!(run.stderr.contains("timed out after 300 ms"), "{run:?}");

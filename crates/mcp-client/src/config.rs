@@ -46,7 +46,7 @@ pub struct ServerConfig {
     /// Extra HTTP headers, sent only to the server's own origin (values are secrets).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
-    /// Request timeout in ms (`MCP_TIMEOUT_MS` overrides it; 0 disables).
+    /// Request timeout in ms (0 disables; the `mcp` CLI lets `MCP_TIMEOUT_MS` override it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u64>,
     /// `"number"` (default) or `"string"` request ids.
@@ -163,9 +163,10 @@ impl ServerConfig {
         }
     }
 
-    /// The default request timeout: `MCP_TIMEOUT_MS`, else `timeout`, else 30 s; 0 disables.
+    /// The default request timeout: `timeout`, else 30 s; 0 disables. The environment is
+    /// not read here: a program that honours `MCP_TIMEOUT_MS` sets `timeout` from it.
     pub fn resolved_timeout(&self) -> Option<Duration> {
-        mcp_jsonrpc::resolve_timeout_from_env(self.timeout)
+        mcp_jsonrpc::resolve_timeout(None, self.timeout)
     }
 }
 

@@ -113,8 +113,8 @@ impl ClientOptions {
     }
 
     /// Use `timeout` for every request that does not set its own in [`RequestOptions`],
-    /// including `initialize`. Like a per-call timeout it wins over `MCP_TIMEOUT_MS` and the
-    /// server config; `Duration::ZERO` disables timeouts.
+    /// including `initialize`. Like a per-call timeout it wins over the server config;
+    /// `Duration::ZERO` disables timeouts.
     ///
     /// [`RequestOptions`]: crate::RequestOptions
     #[must_use]

@@ -45,8 +45,7 @@ pub use core::{Incoming, RpcCore, encode_reply};
 pub use error::{Error, Result};
 pub use ids::{IdAllocator, IdFormat};
 pub use options::{
-    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, TIMEOUT_ENV, effective_timeout,
-    resolve_timeout, resolve_timeout_from_env,
+    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, effective_timeout, resolve_timeout,
 };
 pub use pending::PendingRequests;
 pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};

@@ -11,9 +11,6 @@ use crate::CancelToken;
 /// The timeout used when neither the environment, the server config nor the call sets one.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(30_000);
 
-/// The environment variable that overrides every configured request timeout, in ms.
-pub const TIMEOUT_ENV: &str = "MCP_TIMEOUT_MS";
-
 /// Called with each `notifications/progress` for a request.
 pub type ProgressCallback = Arc<dyn Fn(&ProgressNotificationParams) + Send + Sync>;
 
@@ -93,8 +90,10 @@ impl fmt::Debug for RequestOptions {
     }
 }
 
-/// Resolve a transport's default request timeout: `MCP_TIMEOUT_MS` when set and valid, else
-/// the server config's `timeout` (ms), else 30 s. Zero disables the timeout (`None`).
+/// Resolve a transport's default request timeout: `override_ms` (for example what a program
+/// read from its environment) when set and a number, else the server config's `timeout`
+/// (ms), else 30 s. Zero disables the timeout (`None`). This library never reads the
+/// environment itself.
 ///
 /// ```
 /// use std::time::Duration;
@@ -104,17 +103,12 @@ impl fmt::Debug for RequestOptions {
 /// assert_eq!(resolve_timeout(Some("100"), Some(500)), Some(Duration::from_millis(100)));
 /// assert_eq!(resolve_timeout(Some("0"), Some(500)), None);
 /// ```
-pub fn resolve_timeout(env_value: Option<&str>, config_ms: Option<u64>) -> Option<Duration> {
-    let from_env = env_value.and_then(|v| v.trim().parse::<u64>().ok());
-    let ms = from_env
+pub fn resolve_timeout(override_ms: Option<&str>, config_ms: Option<u64>) -> Option<Duration> {
+    let overridden = override_ms.and_then(|v| v.trim().parse::<u64>().ok());
+    let ms = overridden
         .or(config_ms)
         .unwrap_or(DEFAULT_REQUEST_TIMEOUT.as_millis() as u64);
     (ms != 0).then(|| Duration::from_millis(ms))
-}
-
-/// [`resolve_timeout`] reading `MCP_TIMEOUT_MS` from the process environment.
-pub fn resolve_timeout_from_env(config_ms: Option<u64>) -> Option<Duration> {
-    resolve_timeout(std::env::var(TIMEOUT_ENV).ok().as_deref(), config_ms)
 }
 
 /// The effective timeout of one call: the per-call override wins; zero disables.

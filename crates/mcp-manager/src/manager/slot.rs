@@ -114,7 +114,7 @@ impl Slot {
     }
 
     /// The bound for connecting and for waiting on a connection: the server's request
-    /// timeout (`MCP_TIMEOUT_MS`, its `timeout`, else 30 s); `None` when disabled with 0.
+    /// timeout (its `timeout`, else 30 s); `None` when disabled with 0.
     pub(crate) fn timeout(&self) -> Option<Duration> {
         self.entry.config.resolved_timeout()
     }
