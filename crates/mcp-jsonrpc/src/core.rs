@@ -130,14 +130,15 @@ impl RpcCore {
     /// A transport that owns the frame's buffer should call
     /// [`dispatch_owned`](Self::dispatch_owned) instead, which saves copying the result.
     pub fn dispatch(&self, bytes: &[u8], sink: impl FnMut(Incoming)) {
-        self.dispatch_frame(Frame::from_slice(bytes), None, sink);
+        let frame = Frame::from_slice(bytes).map_err(|e| (e, bytes));
+        self.dispatch_frame(frame, None, sink);
     }
 
     /// [`dispatch`](Self::dispatch) for a frame the transport read into a buffer of its own:
     /// the buffer moves to the waiting caller with the response's result in it, so a reply is
     /// never copied between the wire and the caller's decoding (see [`RawResult`]).
     pub fn dispatch_owned(&self, bytes: Vec<u8>, sink: impl FnMut(Incoming)) {
-        self.dispatch_frame(Frame::from_vec(bytes), None, sink);
+        self.dispatch_frame(Frame::from_vec_keep(bytes), None, sink);
     }
 
     /// [`dispatch_owned`](Self::dispatch_owned) that also says whether the frame (or an
@@ -148,12 +149,12 @@ impl RpcCore {
         ours: Option<&RequestId>,
         sink: impl FnMut(Incoming),
     ) -> bool {
-        self.dispatch_frame(Frame::from_vec(bytes), ours, sink)
+        self.dispatch_frame(Frame::from_vec_keep(bytes), ours, sink)
     }
 
-    fn dispatch_frame(
+    fn dispatch_frame<B: AsRef<[u8]>>(
         &self,
-        frame: Result<Frame, MessageError>,
+        frame: Result<Frame, (MessageError, B)>,
         ours: Option<&RequestId>,
         mut sink: impl FnMut(Incoming),
     ) -> bool {
@@ -175,7 +176,18 @@ impl RpcCore {
                 }
             }
             Ok(_) => sink(Incoming::Malformed(MessageError::Unclassifiable)),
-            Err(e) => sink(Incoming::Malformed(e)),
+            Err((e, bytes)) => {
+                // A reply that does not decode (nested too deep, not UTF-8, cut short) still
+                // names its id first in practice: fail that request now with the reason,
+                // rather than leave its caller to wait for the timeout.
+                match mcp_types::peek_id(bytes.as_ref()) {
+                    Some(id) => {
+                        answered |= ours == Some(&id);
+                        sink(self.deliver(id, Err(Error::Parse(e))));
+                    }
+                    None => sink(Incoming::Malformed(e)),
+                }
+            }
         }
         answered
     }

@@ -14,8 +14,24 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub(crate) enum LineEvent {
     /// A complete line without its `\n` (and without a trailing `\r`).
     Line(Vec<u8>),
-    /// A line longer than the limit; its bytes are being skipped.
-    TooLarge,
+    /// A line longer than the limit; its bytes are being skipped. `head` is its first
+    /// bytes (at most [`HEAD_BYTES`]): enough to read the id of a reply, so its caller can be
+    /// failed at once.
+    TooLarge {
+        /// The line's first bytes.
+        head: Vec<u8>,
+    },
+}
+
+/// How much of an oversized line is kept for [`LineEvent::TooLarge`].
+pub(crate) const HEAD_BYTES: usize = 128;
+
+/// The first [`HEAD_BYTES`] of `buf` followed by `more`.
+fn head_of(buf: &[u8], more: &[u8]) -> Vec<u8> {
+    let mut head = buf[..buf.len().min(HEAD_BYTES)].to_vec();
+    let room = HEAD_BYTES - head.len();
+    head.extend_from_slice(&more[..more.len().min(room)]);
+    head
 }
 
 /// Splits a byte stream into lines of at most `limit` bytes.
@@ -46,8 +62,9 @@ impl LineSplitter {
                 let event = if std::mem::take(&mut self.discarding) {
                     None
                 } else if self.buf.len() + i > self.limit {
+                    let head = head_of(&self.buf, &chunk[..i]);
                     self.buf.clear();
-                    Some(LineEvent::TooLarge)
+                    Some(LineEvent::TooLarge { head })
                 } else {
                     self.buf.extend_from_slice(&chunk[..i]);
                     self.take_line()
@@ -58,9 +75,10 @@ impl LineSplitter {
             None if self.buf.len() + chunk.len() > self.limit => {
                 // Report now rather than at the newline: the newline may be far away, or
                 // never come.
+                let head = head_of(&self.buf, chunk);
                 self.buf = Vec::new();
                 self.discarding = true;
-                (chunk.len(), Some(LineEvent::TooLarge))
+                (chunk.len(), Some(LineEvent::TooLarge { head }))
             }
             None => {
                 self.buf.extend_from_slice(chunk);
@@ -142,12 +160,47 @@ mod tests {
         for mut chunk in input.chunks(size) {
             while !chunk.is_empty() {
                 let (used, event) = s.feed(chunk);
-                out.extend(event);
+                // Where the head ends depends on the chunking: compared in its own test.
+                out.extend(event.map(|e| match e {
+                    LineEvent::TooLarge { .. } => LineEvent::TooLarge { head: Vec::new() },
+                    line => line,
+                }));
                 chunk = &chunk[used..];
             }
         }
         out.extend(s.finish());
         out
+    }
+
+    fn too_large() -> LineEvent {
+        LineEvent::TooLarge { head: Vec::new() }
+    }
+
+    #[test]
+    fn an_oversize_line_keeps_its_head() {
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","id":42,"result":"{}"}}"#,
+            "x".repeat(500)
+        );
+        let mut s = LineSplitter::new(100);
+        let (_, event) = s.feed(long.as_bytes());
+        let Some(LineEvent::TooLarge { head }) = event else {
+            panic!("expected TooLarge, got {event:?}");
+        };
+        assert_eq!(head, &long.as_bytes()[..HEAD_BYTES]);
+        assert_eq!(
+            mcp_types::peek_id(&head),
+            Some(mcp_types::RequestId::Number(42))
+        );
+        // Split in two before the newline: the head still starts at the line's start.
+        let mut s = LineSplitter::new(100);
+        let (used, none) = s.feed(&long.as_bytes()[..60]);
+        assert_eq!((used, none), (60, None));
+        let (_, event) = s.feed(format!("{}\n", &long[60..]).as_bytes());
+        let Some(LineEvent::TooLarge { head }) = event else {
+            panic!("expected TooLarge, got {event:?}");
+        };
+        assert_eq!(head, &long.as_bytes()[..HEAD_BYTES]);
     }
 
     fn line(s: &str) -> LineEvent {
@@ -172,7 +225,7 @@ mod tests {
         for size in 1..input.len() {
             assert_eq!(
                 split(10, input, size),
-                vec![line("short"), LineEvent::TooLarge, line("ok")],
+                vec![line("short"), too_large(), line("ok")],
                 "chunk size {size}"
             );
         }
@@ -182,16 +235,13 @@ mod tests {
     fn a_line_of_exactly_the_limit_is_accepted() {
         assert_eq!(
             split(5, b"12345\n123456\n", 3),
-            vec![line("12345"), LineEvent::TooLarge]
+            vec![line("12345"), too_large()]
         );
     }
 
     #[test]
     fn oversize_last_line_without_newline_is_not_delivered() {
-        assert_eq!(
-            split(4, b"ab\ntoolong", 2),
-            vec![line("ab"), LineEvent::TooLarge]
-        );
+        assert_eq!(split(4, b"ab\ntoolong", 2), vec![line("ab"), too_large()]);
     }
 
     #[tokio::test]

@@ -65,10 +65,8 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
                 // requests as it takes at once.
                 event = async { shared.inbox.ready().await; lines.next().await } => match event {
                     Ok(Some(LineEvent::Line(line))) => shared.inbox.receive(line),
-                    Ok(Some(LineEvent::TooLarge)) => {
-                        shared.inbox.error(&Error::MessageTooLarge {
-                            limit: shared.max_line_bytes,
-                        });
+                    Ok(Some(LineEvent::TooLarge { head })) => {
+                        shared.inbox.too_large(&head, shared.max_line_bytes);
                     }
                     Ok(None) => break End::Eof,
                     Err(e) => break End::Failed("reading the server's stdout", e),

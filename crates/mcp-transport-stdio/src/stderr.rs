@@ -111,7 +111,7 @@ pub(crate) async fn capture(
     loop {
         let line = match lines.next().await {
             Ok(Some(LineEvent::Line(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
-            Ok(Some(LineEvent::TooLarge)) => {
+            Ok(Some(LineEvent::TooLarge { .. })) => {
                 format!("[stderr line over {STDERR_MAX_LINE_BYTES} bytes skipped]")
             }
             Ok(None) => break,

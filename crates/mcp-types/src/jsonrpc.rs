@@ -251,9 +251,24 @@ impl Frame {
     /// [`from_string`](Self::from_string) for bytes read off the wire. Bytes that are not
     /// UTF-8 are reported exactly as [`from_slice`](Self::from_slice) reports them.
     pub fn from_vec(bytes: Vec<u8>) -> Result<Self, MessageError> {
+        Self::from_vec_keep(bytes).map_err(|(e, _)| e)
+    }
+
+    /// [`from_vec`](Self::from_vec) that hands the bytes back with the error, so a caller
+    /// can still read what it needs from a message that does not decode (its id:
+    /// [`peek_id`](crate::peek_id)).
+    pub fn from_vec_keep(bytes: Vec<u8>) -> Result<Self, (MessageError, Vec<u8>)> {
         match String::from_utf8(bytes) {
-            Ok(text) => Self::from_string(text),
-            Err(e) => Self::from_slice(e.as_bytes()),
+            Ok(text) => match first_significant_byte(text.as_bytes()) {
+                Some(b'[') => Self::from_slice(text.as_bytes()).map_err(|e| (e, text.into_bytes())),
+                _ => Message::from_string_keep(text)
+                    .map(Self::Single)
+                    .map_err(|(e, text)| (e, text.into_bytes())),
+            },
+            Err(e) => {
+                let bytes = e.into_bytes();
+                Self::from_slice(&bytes).map_err(|e| (e, bytes))
+            }
         }
     }
 }
@@ -323,6 +338,11 @@ impl Message {
     /// Like [`from_slice`](Self::from_slice), taking ownership of the text: a response keeps
     /// its `result` in `text` instead of copying it out (see [`RawResult`]).
     pub fn from_string(text: String) -> Result<Self, MessageError> {
+        Self::from_string_keep(text).map_err(|(e, _)| e)
+    }
+
+    /// [`from_string`](Self::from_string) that hands the text back with the error.
+    fn from_string_keep(text: String) -> Result<Self, (MessageError, String)> {
         // The usual response shape skips the full parse: see `response_head.rs`.
         if let Some((id, guess)) = response_head(&text) {
             return Ok(Self::Response(Response {
@@ -330,9 +350,10 @@ impl Message {
                 result: RawResult::from_guess(text, guess),
             }));
         }
-        let (id, span) = match classify(Input::Text(&text))? {
-            Classified::Response { id, result } => (id, span_in(&text, result)),
-            Classified::Other(message) => return Ok(message),
+        let (id, span) = match classify(Input::Text(&text)) {
+            Ok(Classified::Response { id, result }) => (id, span_in(&text, result)),
+            Ok(Classified::Other(message)) => return Ok(message),
+            Err(e) => return Err((e, text)),
         };
         Ok(Self::Response(Response {
             id,

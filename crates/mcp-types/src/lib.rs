@@ -37,6 +37,7 @@ mod prompts;
 mod raw_result;
 mod resources;
 mod response_head;
+pub use response_head::peek_id;
 mod roots;
 pub mod sampling;
 mod tagged;

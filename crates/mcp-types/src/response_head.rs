@@ -64,6 +64,54 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
     }
 }
 
+/// The id of a message that may not decode, read from its head: `{"jsonrpc":"2.0","id":ID`
+/// with the two members in either order (any JSON whitespace). Only a prefix of the message
+/// is read, so this works on a message cut short, nested too deep, or not UTF-8 further on:
+/// the caller waiting for that id can be told at once why its reply was unusable.
+///
+/// ```
+/// use mcp_types::{RequestId, peek_id};
+/// assert_eq!(peek_id(br#"{"jsonrpc":"2.0","id":7,"error":{"data":[[[[[["#), Some(RequestId::Number(7)));
+/// assert_eq!(peek_id(b"{\"id\":\"a\",\"jsonrpc\":\"2.0\",\"result\":\"\xff\"}"), Some(RequestId::String("a".into())));
+/// assert_eq!(peek_id(br#"{"jsonrpc":"2.0","method":"ping","id":1}"#), None);
+/// ```
+pub fn peek_id(b: &[u8]) -> Option<RequestId> {
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut version = false;
+    loop {
+        i = skip_ws(b, i);
+        let (key, after_key) = plain_string(b, i)?;
+        i = skip_ws(b, after_key);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        match key {
+            b"jsonrpc" if !version => {
+                if !b[i..].starts_with(b"\"2.0\"") {
+                    return None;
+                }
+                version = true;
+                i += 5;
+            }
+            b"id" => {
+                let end = scalar_end(b, i)?;
+                return parse_id(std::str::from_utf8(&b[i..end]).ok()?);
+            }
+            _ => return None,
+        }
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
+    }
+}
+
 /// How the SDKs write a response's head: compact, `jsonrpc` first.
 const COMPACT_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 const COMPACT_RESULT: &[u8] = br#","result":"#;

@@ -100,6 +100,20 @@ impl Inbox {
         self.shared.core.pending().complete(id, Err(error))
     }
 
+    /// A message over the size limit was skipped; `head` is its first bytes. When they name
+    /// a request that is waiting, that request fails now with
+    /// [`Error::MessageTooLarge`] instead of waiting for its timeout; otherwise the handler
+    /// hears of it.
+    pub fn too_large(&self, head: &[u8], limit: usize) {
+        let error = Error::MessageTooLarge { limit };
+        match mcp_types::peek_id(head) {
+            Some(id) if self.fail(&id, Error::MessageTooLarge { limit }) => {
+                tracing::debug!(%id, "a reply over the size limit failed its request");
+            }
+            _ => self.shared.handler.on_error(&error),
+        }
+    }
+
     /// Report a non-fatal error (an oversized message, a failed background stream).
     pub fn error(&self, error: &Error) {
         self.shared.handler.on_error(error);

@@ -409,3 +409,60 @@ cat >/dev/null"#),
     assert_eq!(parse(&first), json!({"n": 1}));
     bounded(t.close()).await;
 }
+
+/// Replies that cannot be decoded still name their id first: the request fails at once
+/// with the reason instead of waiting for its (here one minute) timeout.
+#[tokio::test]
+async fn an_undecodable_reply_fails_its_request_at_once() {
+    let cases = [
+        // `data` nested 100k deep: past serde_json's recursion limit.
+        r#"read -r req
+printf '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x","data":'
+head -c 100000 /dev/zero | tr '\0' '['
+head -c 100000 /dev/zero | tr '\0' ']'
+printf '}}\n'
+cat >/dev/null"#
+            .to_owned(),
+        // Not UTF-8 inside the result.
+        r#"read -r req
+printf '{"jsonrpc":"2.0","id":1,"result":{"text":"\377\376"}}\n'
+cat >/dev/null"#
+            .to_owned(),
+    ];
+    for script in cases {
+        let recorder = Recorder::new();
+        let mut config = sh(&script);
+        config.timeout = Some(std::time::Duration::from_secs(60));
+        config.max_line_bytes = 1 << 20;
+        let t = start(config, recorder.clone()).await;
+        let err = bounded(t.request("tools/call", None, RequestOptions::new()))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), "parse", "{err}");
+        assert_eq!(t.pending_len(), 0);
+        bounded(t.close()).await;
+    }
+}
+
+#[tokio::test]
+async fn an_oversized_reply_fails_its_request_at_once() {
+    let recorder = Recorder::new();
+    let mut config = sh(r#"read -r req
+printf '{"jsonrpc":"2.0","id":1,"result":{"text":"'
+head -c 200000 /dev/zero | tr '\0' x
+printf '"}}\n'
+cat >/dev/null"#);
+    config.timeout = Some(std::time::Duration::from_secs(60));
+    config.max_line_bytes = 64 * 1024;
+    let t = start(config, recorder.clone()).await;
+    let err = bounded(t.request("tools/call", None, RequestOptions::new()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, mcp_jsonrpc::Error::MessageTooLarge { limit } if limit == 64 * 1024),
+        "{err}"
+    );
+    // Reported to the caller, not also to the handler.
+    assert!(recorder.errors().is_empty(), "{:?}", recorder.errors());
+    bounded(t.close()).await;
+}
