@@ -122,6 +122,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub expire_session_after: Option<u32>,
 
+    /// HTTP fault: answer a request for an unknown (or forgotten) session with 400 and a
+    /// JSON-RPC "Session not found" error, as widely used server SDKs do after a restart,
+    /// instead of 404.
+    #[arg(long)]
+    pub lost_session_400: bool,
+
     /// HTTP fault: start SSE replies (except to initialize) with a priming event (an id and
     /// `retry: 50`), then close the stream; the rest comes on GET with `Last-Event-ID`.
     #[arg(long)]

@@ -174,14 +174,22 @@ impl Inner {
                     continue;
                 }
             }
-            if status == StatusCode::NOT_FOUND
-                && let Some(session_id) = sent_session
-            {
-                return Err(Error::SessionExpired {
-                    session_id: header_string(&session_id),
-                });
-            }
-            return Err(http_error(response).await);
+            let Some(session_id) = sent_session else {
+                return Err(http_error(response).await);
+            };
+            let expired = || Error::SessionExpired {
+                session_id: header_string(&session_id),
+            };
+            return Err(match status {
+                StatusCode::NOT_FOUND => expired(),
+                // Widely used server SDKs answer 400 with a "Session not found" JSON-RPC
+                // error once they forgot a session (after a restart): the same thing.
+                StatusCode::BAD_REQUEST => match http_error(response).await {
+                    Error::Http { body, .. } if names_a_lost_session(&body) => expired(),
+                    other => other,
+                },
+                _ => http_error(response).await,
+            });
         }
     }
 
@@ -192,7 +200,40 @@ impl Inner {
     }
 }
 
+/// Whether a 400 body says the session is unknown ("Session not found", "No valid session
+/// ID provided", ...), as opposed to a request the server could not use.
+fn names_a_lost_session(body: &str) -> bool {
+    let body = body.to_ascii_lowercase();
+    body.contains("session")
+        && ["not found", "no valid", "invalid", "unknown", "expired"]
+            .iter()
+            .any(|words| body.contains(words))
+}
+
 /// A header value we checked to be visible ASCII, as a string.
 fn header_string(value: &HeaderValue) -> String {
     String::from_utf8_lossy(value.as_bytes()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_a_lost_session;
+
+    #[test]
+    fn a_lost_session_is_told_from_a_bad_request() {
+        for body in [
+            r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Session not found"},"id":null}"#,
+            r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#,
+            "Invalid session",
+        ] {
+            assert!(names_a_lost_session(body), "{body}");
+        }
+        for body in [
+            "Bad Request: Mcp-Session-Id header is required",
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"},"id":null}"#,
+            "",
+        ] {
+            assert!(!names_a_lost_session(body), "{body}");
+        }
+    }
 }

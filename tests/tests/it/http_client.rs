@@ -183,9 +183,24 @@ async fn http_get_405_is_fine() {
 
 #[tokio::test]
 async fn http_session_expiry_reinitializes_and_retries_once() {
+    session_expiry_reinitializes_and_retries_once(404).await;
+}
+
+/// Server SDKs that answer a forgotten session with 400 and "Session not found" get the
+/// same recovery as 404: a fresh session at once, the call retried once.
+#[tokio::test]
+async fn http_session_not_found_as_400_reinitializes_and_retries_once() {
+    session_expiry_reinitializes_and_retries_once(400).await;
+}
+
+async fn session_expiry_reinitializes_and_retries_once(lost_status: u16) {
     // Four POSTs: initialize, notifications/initialized, the first echo and a ping. The
     // second session serves the retried echo and http_log within its four.
-    let server = HttpServer::http(&["--expire-session-after", "4"]).await;
+    let mut flags = vec!["--expire-session-after", "4"];
+    if lost_status == 400 {
+        flags.push("--lost-session-400");
+    }
+    let server = HttpServer::http(&flags).await;
     let client = server.connect(options()).await;
     let first = bounded(client.call_tool("echo", Some(json!({"text": "one"}))))
         .await
@@ -203,7 +218,7 @@ async fn http_session_expiry_reinitializes_and_retries_once() {
         .filter(|e| e["rpc"] == json!(["initialize"]) && e["headers"]["mcp-session-id"].is_null())
         .collect();
     assert_eq!(fresh_initializes.len(), 2, "{log:?}");
-    let expired: Vec<_> = log.iter().filter(|e| e["status"] == 404).collect();
+    let expired: Vec<_> = log.iter().filter(|e| e["status"] == lost_status).collect();
     assert_eq!(
         expired.len(),
         1,
@@ -211,7 +226,7 @@ async fn http_session_expiry_reinitializes_and_retries_once() {
     );
     assert_eq!(expired[0]["rpc"], json!(["tools/call"]));
     // The retry went out once, on the new session, and succeeded.
-    let at = log.iter().position(|e| e["status"] == 404).unwrap();
+    let at = log.iter().position(|e| e["status"] == lost_status).unwrap();
     let retries: Vec<_> = log[at + 1..]
         .iter()
         .filter(|e| e["rpc"] == json!(["tools/call"]))

@@ -113,10 +113,15 @@ impl Streamable {
             )));
         };
         let session = self.sessions.get(id).ok_or_else(|| {
-            Box::new(reply::text(
-                StatusCode::NOT_FOUND,
-                "Not Found: unknown session",
-            ))
+            Box::new(if self.options.lost_session_400 {
+                reply::rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32000,
+                    "Bad Request: Session not found",
+                )
+            } else {
+                reply::text(StatusCode::NOT_FOUND, "Not Found: unknown session")
+            })
         })?;
         check_protocol_version(headers)?;
         Ok(session)
