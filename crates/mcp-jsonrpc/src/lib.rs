@@ -26,8 +26,6 @@ mod cancel;
 mod core;
 mod deadline;
 mod error;
-#[cfg(feature = "http")]
-pub mod http;
 mod ids;
 mod options;
 mod pending;

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use http::{HeaderValue, Response, StatusCode};
-use mcp_jsonrpc::http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error};
+use mcp_http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error};
 use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;

@@ -2,8 +2,8 @@
 //! URL and kept on the stream's origin.
 //! <https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse>
 
+use mcp_http::same_origin;
 use mcp_jsonrpc::Error;
-use mcp_jsonrpc::http::same_origin;
 use url::Url;
 
 /// The SSE event type that names the message endpoint.

@@ -9,9 +9,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
-use mcp_jsonrpc::http::{
-    CustomHeaders, HttpClient, ResponseBody, header_str, http_error, read_body_prefix,
-};
+use mcp_http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error, read_body_prefix};
 use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;

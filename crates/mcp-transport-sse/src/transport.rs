@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
+use mcp_http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{
     AbortOnDrop, BoxFuture, Error, RequestOptions, Transport, TransportHandler, within_timeout,
 };

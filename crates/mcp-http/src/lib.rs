@@ -1,13 +1,13 @@
-//! HTTP pieces shared by the Streamable HTTP and legacy SSE transports (feature `http`).
+//! HTTP pieces shared by the Streamable HTTP and legacy SSE transports.
 //!
 //! - [`HttpClient`]: a pooled hyper client with rustls (ring by default; webpki roots, plus
 //!   the OS store with `native-roots`), HTTP/1.1 keep-alive, HTTP/2 over ALPN, and
 //!   `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` support. Its responses carry a
 //!   [`ResponseBody`], which gives a pooled connection back when read to its end.
 //! - [`read_body_bounded`], [`http_error`]: bodies under a size bound; non-2xx answers as
-//!   [`Error::Http`](crate::Error::Http) with a bounded body and auth hints.
+//!   [`Error::Http`](mcp_jsonrpc::Error::Http) with a bounded body and auth hints.
 //! - [`SseStream`]: a `text/event-stream` body read event by event through
-//!   [`SseParser`](crate::SseParser).
+//!   [`SseParser`](mcp_jsonrpc::SseParser).
 //! - [`CustomHeaders`], [`same_origin`]: configured headers, redacted in `Debug`, sent only
 //!   to the configured origin.
 //! - [`AuthHook`]: fresh credentials after a 401/403, for one retry.

@@ -10,9 +10,9 @@ use http_body_util::Full;
 use mcp_types::{Message, MessageError, RawValue, RequestId, encode_request};
 use url::Url;
 
-use super::{CustomHeaders, DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions};
-use super::{http_error, read_body_bounded};
-use crate::{CancelToken, Error};
+use crate::{CustomHeaders, DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions};
+use crate::{http_error, read_body_bounded};
+use mcp_jsonrpc::{CancelToken, Error};
 
 /// The timeout [`call_mcp`] uses unless told otherwise: 60 s.
 pub const CALL_MCP_DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -136,7 +136,7 @@ impl CallMcpOptions {
 /// ```no_run
 /// # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
 /// use std::time::Duration;
-/// use mcp_jsonrpc::http::{CallMcpOptions, call_mcp};
+/// use mcp_http::{CallMcpOptions, call_mcp};
 ///
 /// let url = "http://127.0.0.1:8080/mcp".parse().unwrap();
 /// let options = CallMcpOptions::new()

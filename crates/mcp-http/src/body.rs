@@ -5,8 +5,8 @@ use http::Response;
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
 
-use super::ResponseBody;
-use crate::Error;
+use crate::ResponseBody;
+use mcp_jsonrpc::Error;
 
 /// How much of an error page is kept in [`Error::Http`]'s body.
 pub const ERROR_BODY_LIMIT: usize = 4096;
@@ -76,14 +76,14 @@ pub async fn http_error(response: Response<ResponseBody>) -> Error {
 pub(crate) fn body_error(e: hyper::Error) -> Error {
     Error::Io(std::io::Error::other(format!(
         "reading the response body failed: {}",
-        super::client::error_chain(&e)
+        crate::client::error_chain(&e)
     )))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
+    use crate::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
 
     #[tokio::test]
     async fn bodies_within_the_bound_are_read_whole() {

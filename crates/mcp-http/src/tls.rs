@@ -7,7 +7,7 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
 
-use crate::Error;
+use mcp_jsonrpc::Error;
 
 /// The crypto provider: ring by default, aws-lc-rs with the `aws-lc-rs` feature.
 fn provider() -> Arc<CryptoProvider> {

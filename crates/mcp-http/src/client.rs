@@ -19,10 +19,10 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
-use super::connector::ProxyConnector;
-use super::h1_pool::{self, H1Pool};
-use super::response_body::ResponseBody;
-use crate::Error;
+use crate::connector::ProxyConnector;
+use crate::h1_pool::{self, H1Pool};
+use crate::response_body::ResponseBody;
+use mcp_jsonrpc::Error;
 
 /// Where proxy settings come from.
 #[derive(Clone, Default)]
@@ -132,7 +132,7 @@ impl HttpClient {
         http.enforce_http(false);
         http.set_nodelay(true);
         http.set_connect_timeout(Some(h1_pool::CONNECT_TIMEOUT));
-        let tls = super::tls::client_config(&options.extra_root_certs_der)?;
+        let tls = crate::tls::client_config(&options.extra_root_certs_der)?;
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)
             .https_or_http()

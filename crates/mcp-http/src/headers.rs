@@ -8,12 +8,12 @@ use std::fmt;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use crate::Error;
+use mcp_jsonrpc::Error;
 
 /// Whether `a` and `b` have the same origin: scheme, host and port (default ports filled in).
 ///
 /// ```
-/// use mcp_jsonrpc::http::same_origin;
+/// use mcp_http::same_origin;
 /// use url::Url;
 /// let a = Url::parse("https://example.com/mcp").unwrap();
 /// assert!(same_origin(&a, &Url::parse("https://EXAMPLE.com:443/other?x").unwrap()));
@@ -39,7 +39,7 @@ fn is_secret_name(name: &HeaderName) -> bool {
 /// Headers configured for one server, validated once, redacted in `Debug`.
 ///
 /// ```
-/// use mcp_jsonrpc::http::CustomHeaders;
+/// use mcp_http::CustomHeaders;
 /// let h = CustomHeaders::new(&[("Authorization".into(), "Bearer s3cret".into())]).unwrap();
 /// assert!(!format!("{h:?}").contains("s3cret"));
 /// ```
@@ -79,7 +79,7 @@ impl CustomHeaders {
     }
 
     /// Replace or add headers (later values win per name), e.g. fresh credentials from an
-    /// [`AuthHook`](crate::http::AuthHook).
+    /// [`AuthHook`](crate::AuthHook).
     pub fn merge(&mut self, other: &CustomHeaders) {
         for (name, value) in &other.headers {
             self.headers.retain(|(n, _)| n != name);

@@ -20,9 +20,9 @@ use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-use super::client::error_chain;
-use super::response_body::ResponseBody;
-use crate::Error;
+use crate::client::error_chain;
+use crate::response_body::ResponseBody;
+use mcp_jsonrpc::Error;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
@@ -341,8 +341,8 @@ mod tests {
     use http_body_util::BodyExt;
 
     use super::*;
-    use crate::http::test_server::TestServer;
-    use crate::http::{HttpClient, HttpClientOptions, ProxyMode, read_body_bounded};
+    use crate::test_server::TestServer;
+    use crate::{HttpClient, HttpClientOptions, ProxyMode, read_body_bounded};
 
     fn client(idle_timeout: Option<Duration>) -> HttpClient {
         let options = HttpClientOptions {
