@@ -203,7 +203,7 @@ async fn exchange(
 ) -> Result<Box<RawValue>, Error> {
     let client = match &options.client {
         Some(client) => client.clone(),
-        None => HttpClient::new(&options.http)?,
+        None => HttpClient::new_async(&options.http).await?,
     };
     let headers = CustomHeaders::new(&options.headers)?;
     let mut frame = Vec::with_capacity(64 + method.len());

@@ -103,7 +103,12 @@ impl fmt::Debug for HttpClient {
 }
 
 impl HttpClient {
-    /// Build a client. Fails only on unusable TLS settings (an invalid extra root).
+    /// Build a client. Fails only on unusable TLS settings (an invalid extra root, no
+    /// crypto provider).
+    ///
+    /// With the `native-roots` feature, the first client of the process reads the OS
+    /// certificate store, which blocks; from async code use [`new_async`](Self::new_async).
+    /// Later clients reuse what was read.
     pub fn new(options: &HttpClientOptions) -> Result<Self, Error> {
         let matcher = match &options.proxy {
             ProxyMode::FromEnv => Some(Matcher::from_env()),
@@ -150,6 +155,13 @@ impl HttpClient {
             h1: H1Pool::new(idle_timeout),
             matcher,
         })
+    }
+
+    /// [`new`](Self::new) for async code: the first client of the process reads the OS
+    /// certificate store (feature `native-roots`) on a blocking thread, not on the executor.
+    pub async fn new_async(options: &HttpClientOptions) -> Result<Self, Error> {
+        crate::tls::native_roots_async().await;
+        Self::new(options)
     }
 
     /// Send `request` (an absolute URI). The `Host` header (HTTP/1, unless the caller set

@@ -48,7 +48,7 @@ impl HttpTransport {
         let mut options = HttpClientOptions::new();
         options.proxy = config.proxy.clone();
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new(&options)?;
+        let client = HttpClient::new_async(&options).await?;
         Ok(Self {
             inner: Arc::new(Inner::new(config, client, handler)?),
         })

@@ -60,7 +60,7 @@ impl SseTransport {
         let mut options = HttpClientOptions::new();
         options.proxy = config.proxy.clone();
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new(&options)?;
+        let client = HttpClient::new_async(&options).await?;
         let deadline = config.connect_timeout;
         let inner = Arc::new(Inner::new(config, client, handler)?);
         let open = tokio::time::timeout(deadline, inner.open_stream())
