@@ -8,7 +8,7 @@
 //! response body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched
 //! from its end, since a transport talks to one origin.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -22,6 +22,7 @@ use tokio::net::TcpStream;
 
 use crate::client::error_chain;
 use crate::response_body::ResponseBody;
+use crate::sync::lock;
 use mcp_jsonrpc::Error;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
@@ -79,11 +80,6 @@ fn same_authority(a: &Authority, b: &Authority) -> bool {
     a.as_str() == b.as_str() || a == b
 }
 
-fn lock(idle: &Mutex<Vec<Idle>>) -> MutexGuard<'_, Vec<Idle>> {
-    // Every critical section leaves the list consistent; a poisoned lock is still usable.
-    idle.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 impl Shared {
     fn put_back(&self, origin: Authority, sender: Sender) {
         if sender.is_closed() {
@@ -123,7 +119,7 @@ impl Shared {
     }
 
     fn host_for(&self, origin: &Authority, uri: &Uri) -> Result<HeaderValue, Error> {
-        let mut cached = self.host.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cached = lock(&self.host);
         if let Some((cached_origin, value)) = &*cached
             && same_authority(cached_origin, origin)
         {

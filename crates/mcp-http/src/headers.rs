@@ -28,6 +28,33 @@ pub fn same_origin(a: &Url, b: &Url) -> bool {
         && a.port_or_known_default() == b.port_or_known_default()
 }
 
+/// `scheme://host:port` of `url`, for messages: never its user info, path or query.
+///
+/// ```
+/// use mcp_http::origin;
+/// let u = url::Url::parse("https://user:pw@example.com/mcp?token=x").unwrap();
+/// assert_eq!(origin(&u), "https://example.com:443");
+/// ```
+pub fn origin(url: &Url) -> String {
+    let host = url.host_str().unwrap_or("");
+    match url.port_or_known_default() {
+        Some(port) => format!("{}://{host}:{port}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    }
+}
+
+/// A URL for logs and errors: [`origin`] and path, never user info or the query (a session
+/// id or a token may live there).
+///
+/// ```
+/// use mcp_http::shown;
+/// let u = url::Url::parse("http://user:pw@127.0.0.1:8080/sse?token=x").unwrap();
+/// assert_eq!(shown(&u), "http://127.0.0.1:8080/sse");
+/// ```
+pub fn shown(url: &Url) -> String {
+    format!("{}{}", origin(url), url.path())
+}
+
 /// Header values that must never be logged: credentials and cookies.
 fn is_secret_name(name: &HeaderName) -> bool {
     matches!(
