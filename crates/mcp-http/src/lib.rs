@@ -10,7 +10,7 @@
 //! | `connector.rs` | the connector under TLS that reaches a destination through a proxy (absolute form, `CONNECT` tunnels) |
 //! | `h1_pool.rs` | our HTTP/1.1 pool for plain `http://` origins reached directly |
 //! | `response_body.rs` | [`ResponseBody`]: a response body that gives its pooled connection back at its end |
-//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Http`](mcp_jsonrpc::Error::Http) |
+//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Http`](mcp_jsonrpc::Error::Http) |
 //! | `headers.rs` | [`CustomHeaders`], [`RedactedHeaders`], [`same_origin`], [`origin`], [`shown`]: configured headers, redacted, kept on their origin |
 //! | `auth.rs` | [`AuthHook`]: fresh credentials after a 401/403 |
 //! | `sender.rs` | [`HttpSender`]: one server's headers, the auth hook's single retry, same-origin redirects; both transports send through it |
@@ -49,7 +49,9 @@ mod test_server;
 mod tls;
 
 pub use auth::AuthHook;
-pub use body::{ERROR_BODY_LIMIT, header_str, http_error, read_body_bounded, read_body_prefix};
+pub use body::{
+    ERROR_BODY_LIMIT, drain_body, header_str, http_error, read_body_bounded, read_body_prefix,
+};
 pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
 pub use headers::{CustomHeaders, RedactedHeaders, origin, same_origin, shown};

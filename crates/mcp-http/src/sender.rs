@@ -14,7 +14,7 @@ use mcp_jsonrpc::Error;
 use url::Url;
 
 use crate::sync::lock;
-use crate::{AuthHook, CustomHeaders, HttpClient, ResponseBody, header_str, read_body_prefix};
+use crate::{AuthHook, CustomHeaders, HttpClient, ResponseBody, drain_body, header_str};
 use crate::{origin, same_origin};
 
 /// How many redirects one request follows before giving up.
@@ -119,7 +119,7 @@ impl HttpSender {
             {
                 check_redirect(status, &url, &target, redirects)?;
                 // Read the (short) body so the connection can carry the next request.
-                let _ = read_body_prefix(response.into_body(), REDIRECT_BODY_LIMIT).await;
+                drain_body(response.into_body(), REDIRECT_BODY_LIMIT).await;
                 tracing::debug!(
                     status = status.as_u16(),
                     to = %crate::shown(&target),

@@ -35,7 +35,9 @@ pub struct SseConfig {
     pub timeout: Option<Duration>,
     /// How request ids are written.
     pub id_format: IdFormat,
-    /// The largest POST reply body read (default 64 MiB; replies normally have none).
+    /// How much of a POST reply body is read, and discarded, so its connection can be
+    /// reused (default 64 MiB; replies are normally a few bytes or none). A longer body is
+    /// dropped unread, closing its connection; the POST still counts as delivered.
     pub max_body_bytes: usize,
     /// The largest SSE event accepted (default 16 MiB).
     pub max_sse_event_bytes: usize,

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response};
 use http_body_util::Full;
-use mcp_http::{HttpClient, HttpSender, ResponseBody, http_error, read_body_prefix};
+use mcp_http::{HttpClient, HttpSender, ResponseBody, drain_body, http_error};
 use mcp_jsonrpc::{Error, RpcCore, TransportHandler, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -18,9 +18,6 @@ use crate::SseConfig;
 
 /// `Accept` for the event stream.
 pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
-/// How much of a POST reply body is read (legacy servers answer "Accepted" or nothing; the
-/// real answer comes on the stream).
-const POST_REPLY_LIMIT: usize = 4096;
 
 /// Shared by the transport handle and its background tasks.
 pub(crate) struct Inner {
@@ -133,8 +130,11 @@ impl Inner {
             ));
         };
         let response = self.send(Method::POST, endpoint, Some(frame)).await?;
-        // Read the (short) body so the connection can be reused; its content is not used.
-        let _ = read_body_prefix(response.into_body(), POST_REPLY_LIMIT).await;
+        // Legacy servers answer "Accepted" or nothing; the real answer comes on the stream.
+        // Read (and discard) the body up to the configured bound so the connection can be
+        // reused; a longer one is dropped, closing its connection, and the POST still
+        // succeeded.
+        drain_body(response.into_body(), self.config.max_body_bytes).await;
         Ok(())
     }
 
