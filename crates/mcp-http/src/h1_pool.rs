@@ -1,12 +1,14 @@
 //! A small pool of HTTP/1.1 connections for plain `http://` origins reached directly (no
 //! proxy), built on hyper's bare `http1` client connections.
 //!
-//! hyper-util's pooled client costs a small call about 18 % of its instructions (see
-//! `docs/performance.md`, "HTTP, small replies"): a hashed pool key, a checkout future, and
-//! a task spawned per request to give the connection back. Here each connection has one
-//! task, driving it for its whole life; the connection goes back to the pool when its
-//! response body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched
-//! from its end, since a transport talks to one origin.
+//! Why it exists next to hyper-util's pool, which HTTPS, HTTP/2 and proxied requests still
+//! use: hyper-util's pooled client hashes a pool key, runs a checkout future, and spawns a
+//! task per request to give the connection back. Here each connection has one task,
+//! driving it for its whole life; the connection goes back to the pool when its response
+//! body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched from its
+//! end, since a transport talks to one origin. It was measured again when this crate was
+//! split out, against hyper-util's pool alone, and kept: the numbers are in
+//! `docs/decisions.md` ("HTTP/1.1 pool"). Measure again before changing either side.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
