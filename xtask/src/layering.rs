@@ -1,10 +1,10 @@
 //! The layering rule of `docs/architecture.md`, checked over `cargo metadata`.
 //!
 //! Every ranked crate may depend (normal or build dependency) only on crates of a strictly
-//! lower layer, so the three transports, which share layer 2, never depend on each other.
+//! lower layer, so the three transports, which share layer 3, never depend on each other.
 //! Dev-dependencies are ignored: a test of a low crate may drive a higher one.
 //! Workspace crates outside the table (xtask, the demo server, benches) are unranked; the
-//! ranked libraries (layers 0-4) must not depend on them, so test and demo code never leaks
+//! ranked libraries (layers 0-5) must not depend on them, so test and demo code never leaks
 //! into the libraries. Some unranked crates have their own short allow-list.
 
 use std::collections::BTreeSet;
@@ -16,16 +16,21 @@ use crate::metadata::Metadata;
 const LAYERS: &[(&str, u8)] = &[
     ("mcp-types", 0),
     ("mcp-jsonrpc", 1),
-    ("mcp-transport-stdio", 2),
-    ("mcp-transport-http", 2),
-    ("mcp-transport-sse", 2),
-    ("mcp-client", 3),
-    ("mcp-manager", 4),
-    ("mcp-cli", 5),
+    // The HTTP client pieces both HTTP transports share.
+    ("mcp-http", 2),
+    ("mcp-transport-stdio", 3),
+    ("mcp-transport-http", 3),
+    ("mcp-transport-sse", 3),
+    // Not written yet: OAuth sits beside the transports, on mcp-http, so they never depend
+    // on it and it never depends on them.
+    ("mcp-auth", 3),
+    ("mcp-client", 4),
+    ("mcp-manager", 5),
+    ("mcp-cli", 6),
 ];
 
 /// Highest layer that is a library; the layer above it (the CLI) is an application.
-const TOP_LIBRARY_LAYER: u8 = 4;
+const TOP_LIBRARY_LAYER: u8 = 5;
 
 /// Unranked crates whose workspace dependencies are restricted to a fixed list.
 const ALLOWED_FOR_UNRANKED: &[(&str, &[&str])] = &[
@@ -207,8 +212,15 @@ mod tests {
                 "mcp-transport-stdio",
                 vec![("mcp-jsonrpc", NORMAL), ("mcp-types", NORMAL)],
             ),
-            ("mcp-transport-http", vec![("mcp-jsonrpc", NORMAL)]),
-            ("mcp-transport-sse", vec![("mcp-jsonrpc", NORMAL)]),
+            ("mcp-http", vec![("mcp-jsonrpc", NORMAL), ("hyper", NORMAL)]),
+            (
+                "mcp-transport-http",
+                vec![("mcp-jsonrpc", NORMAL), ("mcp-http", NORMAL)],
+            ),
+            (
+                "mcp-transport-sse",
+                vec![("mcp-jsonrpc", NORMAL), ("mcp-http", NORMAL)],
+            ),
             (
                 "mcp-client",
                 vec![
@@ -259,7 +271,7 @@ mod tests {
             messages(&violations),
             [
                 "layering violation: mcp-jsonrpc -> mcp-client (layer 1 may only depend on layers \
-              below 1; mcp-client is at layer 3)"
+              below 1; mcp-client is at layer 4)"
             ]
         );
     }
@@ -282,7 +294,7 @@ mod tests {
             [Violation {
                 from: "mcp-transport-http".into(),
                 to: "mcp-transport-sse".into(),
-                rule: Rule::NotBelow { from: 2, to: 2 },
+                rule: Rule::NotBelow { from: 3, to: 3 },
             }]
         );
         assert!(
@@ -304,7 +316,7 @@ mod tests {
         assert_eq!(
             messages(&violations),
             [
-                "layering violation: mcp-client -> mcp-test-server (library crate at layer 3 may \
+                "layering violation: mcp-client -> mcp-test-server (library crate at layer 4 may \
               not depend on the unranked workspace crate mcp-test-server)"
             ]
         );
@@ -349,6 +361,20 @@ mod tests {
                 ("mcp-types".to_owned(), "mcp-manager".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn mcp_http_sits_between_the_core_and_the_transports() {
+        let violations = with_edge("mcp-http", "mcp-transport-http", NORMAL);
+        assert_eq!(
+            messages(&violations),
+            [
+                "layering violation: mcp-http -> mcp-transport-http (layer 2 may only depend on \
+              layers below 2; mcp-transport-http is at layer 3)"
+            ]
+        );
+        let violations = with_edge("mcp-jsonrpc", "mcp-http", NORMAL);
+        assert_eq!(violations[0].rule, Rule::NotBelow { from: 1, to: 2 });
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub struct ClientOptions {
     pub(crate) on_notification: Option<NotificationCallback>,
     pub(crate) request_timeout: Option<Duration>,
     #[cfg(any(feature = "http", feature = "sse"))]
-    pub(crate) auth: Option<Arc<dyn mcp_jsonrpc::http::AuthHook>>,
+    pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
 
 impl ClientOptions {
@@ -107,7 +107,7 @@ impl ClientOptions {
     /// is retried once with the headers it returns.
     #[cfg(any(feature = "http", feature = "sse"))]
     #[must_use]
-    pub fn with_auth_hook(mut self, hook: Arc<dyn mcp_jsonrpc::http::AuthHook>) -> Self {
+    pub fn with_auth_hook(mut self, hook: Arc<dyn mcp_http::AuthHook>) -> Self {
         self.auth = Some(hook);
         self
     }

@@ -29,8 +29,6 @@ mod cancel;
 mod core;
 mod deadline;
 mod error;
-#[cfg(feature = "http")]
-pub mod http;
 mod ids;
 mod options;
 mod pending;

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_jsonrpc::http::{AuthHook, DEFAULT_MAX_BODY_BYTES, ProxyMode};
+use mcp_http::{AuthHook, DEFAULT_MAX_BODY_BYTES, ProxyMode};
 use mcp_jsonrpc::{DEFAULT_MAX_EVENT_SIZE, DEFAULT_REQUEST_TIMEOUT, IdFormat};
 use url::Url;
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use mcp_http::{SseStream, read_body_bounded};
 use mcp_jsonrpc::Error;
-use mcp_jsonrpc::http::{SseStream, read_body_bounded};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;

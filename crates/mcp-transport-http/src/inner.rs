@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use http::{HeaderValue, Response, StatusCode};
-use mcp_jsonrpc::http::{CustomHeaders, HttpClient, ResponseBody, header_str, http_error};
+use mcp_http::{HttpClient, HttpSender, ResponseBody, http_error};
 use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -23,11 +23,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub(crate) struct Inner {
     pub(crate) config: HttpConfig,
     pub(crate) uri: http::Uri,
-    pub(crate) client: HttpClient,
     /// Where received frames go: the session.
     pub(crate) inbox: Inbox,
-    /// Configured headers, plus any an auth hook returned since.
-    headers: Mutex<CustomHeaders>,
+    /// The client, the configured headers (refreshed by the auth hook) and its retry.
+    sender: HttpSender,
     /// The session id and the negotiated revision, kept as the header values they are sent
     /// as (checked and copied once, not on every request).
     session: Mutex<Option<HeaderValue>>,
@@ -46,12 +45,11 @@ impl Inner {
             .as_str()
             .parse()
             .map_err(|e| Error::Config(format!("invalid MCP endpoint URL: {e}")))?;
-        let headers = CustomHeaders::new(&config.headers)?;
+        let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
             uri,
-            client,
             inbox,
-            headers: Mutex::new(headers),
+            sender,
             session: Mutex::new(None),
             protocol: Mutex::new(None),
             tasks: TransportTasks::new(),
@@ -116,30 +114,28 @@ impl Inner {
         }
     }
 
-    /// Send one request with the session, protocol, custom and auth headers. A 2xx reply
-    /// is returned for the caller to read; a 401/403 asks the auth hook once and retries
-    /// with its headers; a 404 on a request that carried a session id is
+    /// Send one request with the session, protocol, custom and auth headers, through
+    /// [`HttpSender`] (the auth hook's single retry after a 401/403, same-origin
+    /// redirects). A 2xx reply is returned for the caller to read; a 404 on a request that
+    /// carried a session id, or a 400 that says the session is not found, is
     /// [`Error::SessionExpired`]; any other status is [`Error::Http`].
     pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
-        let mut retried = false;
-        loop {
-            let sent_session = lock(&self.session).clone();
+        let mut sent_session = None;
+        let build = |uri: &http::Uri| {
             let mut request = outgoing
-                .to_request(&self.uri)
+                .to_request(uri)
                 .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
-            {
-                let headers = request.headers_mut();
-                // Requests always go to the configured endpoint itself, so the origin check
-                // passes here; it matters for transports that post elsewhere.
-                lock(&self.headers).apply(&self.config.url, &self.config.url, headers);
-                if let Some(id) = &sent_session {
-                    headers.insert(SESSION_HEADER, id.clone());
-                }
-                if let Some(version) = lock(&self.protocol).clone() {
-                    headers.insert(PROTOCOL_HEADER, version);
-                }
+            let headers = request.headers_mut();
+            sent_session = lock(&self.session).clone();
+            if let Some(id) = &sent_session {
+                headers.insert(SESSION_HEADER, id.clone());
             }
-            let response = self.client.send(request).await?;
+            if let Some(version) = lock(&self.protocol).clone() {
+                headers.insert(PROTOCOL_HEADER, version);
+            }
+            Ok(request)
+        };
+        let seen = |response: &Response<ResponseBody>| {
             if let Some(id) = response
                 .headers()
                 .get(SESSION_HEADER)
@@ -151,46 +147,31 @@ impl Inner {
                     *session = Some(id.clone());
                 }
             }
-            let status = response.status();
-            if status.is_success() {
-                return Ok(response);
-            }
-            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-                && !retried
-                && let Some(hook) = &self.config.auth
-            {
-                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
-                let fresh = hook
-                    .on_auth_error(status.as_u16(), challenge.as_deref())
-                    .await;
-                if let Some(fresh) = fresh {
-                    let fresh = CustomHeaders::new(&fresh)?;
-                    lock(&self.headers).merge(&fresh);
-                    retried = true;
-                    tracing::debug!(
-                        status = status.as_u16(),
-                        "retrying once with refreshed credentials"
-                    );
-                    continue;
-                }
-            }
-            let Some(session_id) = sent_session else {
-                return Err(http_error(response).await);
-            };
-            let expired = || Error::SessionExpired {
-                session_id: header_string(&session_id),
-            };
-            return Err(match status {
-                StatusCode::NOT_FOUND => expired(),
-                // Widely used server SDKs answer 400 with a "Session not found" JSON-RPC
-                // error once they forgot a session (after a restart): the same thing.
-                StatusCode::BAD_REQUEST => match http_error(response).await {
-                    Error::Http { body, .. } if names_a_lost_session(&body) => expired(),
-                    other => other,
-                },
-                _ => http_error(response).await,
-            });
+        };
+        let response = self
+            .sender
+            .send(&self.config.url, &self.uri, build, seen)
+            .await?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
         }
+        let Some(session_id) = sent_session else {
+            return Err(http_error(response).await);
+        };
+        let expired = || Error::SessionExpired {
+            session_id: header_string(&session_id),
+        };
+        Err(match status {
+            StatusCode::NOT_FOUND => expired(),
+            // Widely used server SDKs answer 400 with a "Session not found" JSON-RPC error
+            // once they forgot a session (after a restart): the same thing.
+            StatusCode::BAD_REQUEST => match http_error(response).await {
+                Error::Http { body, .. } if names_a_lost_session(&body) => expired(),
+                other => other,
+            },
+            _ => http_error(response).await,
+        })
     }
 
     /// The bound for short housekeeping requests (DELETE, `notifications/cancelled`).

@@ -32,5 +32,5 @@ mod transport;
 mod wire;
 
 pub use config::{DEFAULT_MAX_RESUME_ATTEMPTS, DEFAULT_RESUME_DELAY, HttpConfig};
-pub use mcp_jsonrpc::http::{AuthHook, ProxyMode};
+pub use mcp_http::{AuthHook, ProxyMode};
 pub use transport::HttpTransport;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Body as _;
-use mcp_jsonrpc::http::SseStream;
+use mcp_http::SseStream;
 use tokio::sync::oneshot;
 
 use crate::inner::Inner;

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_http::SseStream;
 use mcp_jsonrpc::Error;
-use mcp_jsonrpc::http::SseStream;
 use mcp_types::RequestId;
 
 use crate::inner::Inner;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
+use mcp_http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{
     BoxFuture, Error, FrameKind, HttpSessionControl, Inbox, Outbound, Session, SessionOptions,
     Transport, TransportHandler,
@@ -44,15 +44,12 @@ impl HttpTransport {
         let options = SessionOptions::new()
             .with_timeout(config.timeout)
             .with_id_format(config.id_format);
-        Session::open(options, handler, |inbox| async move {
-            Self::open(config, inbox)
-        })
-        .await
+        Session::open(options, handler, |inbox| Self::open(config, inbox)).await
     }
 
     /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
     /// is this inside a [`Session`]).
-    pub fn open(config: HttpConfig, inbox: Inbox) -> Result<Self, Error> {
+    pub async fn open(config: HttpConfig, inbox: Inbox) -> Result<Self, Error> {
         match config.url.scheme() {
             "http" | "https" => {}
             other => {
@@ -64,7 +61,7 @@ impl HttpTransport {
         let mut options = HttpClientOptions::new();
         options.proxy = config.proxy.clone();
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new(&options)?;
+        let client = HttpClient::new_async(&options).await?;
         Ok(Self {
             inner: Arc::new(Inner::new(config, client, inbox)?),
         })

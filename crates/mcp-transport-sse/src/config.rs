@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_jsonrpc::http::{AuthHook, DEFAULT_MAX_BODY_BYTES, ProxyMode};
+use mcp_http::{AuthHook, DEFAULT_MAX_BODY_BYTES, ProxyMode};
 use mcp_jsonrpc::{DEFAULT_MAX_EVENT_SIZE, DEFAULT_REQUEST_TIMEOUT, IdFormat};
 use url::Url;
 
@@ -35,7 +35,9 @@ pub struct SseConfig {
     pub timeout: Option<Duration>,
     /// How request ids are written.
     pub id_format: IdFormat,
-    /// The largest POST reply body read (default 64 MiB; replies normally have none).
+    /// How much of a POST reply body is read, and discarded, so its connection can be
+    /// reused (default 64 MiB; replies are normally a few bytes or none). A longer body is
+    /// dropped unread, closing its connection; the POST still counts as delivered.
     pub max_body_bytes: usize,
     /// The largest SSE event accepted (default 16 MiB).
     pub max_sse_event_bytes: usize,

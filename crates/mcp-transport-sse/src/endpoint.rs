@@ -2,8 +2,9 @@
 //! URL and kept on the stream's origin.
 //! <https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse>
 
+use mcp_http::same_origin;
+pub(crate) use mcp_http::{origin, shown};
 use mcp_jsonrpc::Error;
-use mcp_jsonrpc::http::same_origin;
 use url::Url;
 
 /// The SSE event type that names the message endpoint.
@@ -36,21 +37,6 @@ pub(crate) fn resolve_endpoint(stream_url: &Url, data: &str) -> Result<Url, Erro
         )));
     }
     Ok(endpoint)
-}
-
-/// `scheme://host:port` of `url` (no credentials, path or query).
-pub(crate) fn origin(url: &Url) -> String {
-    let host = url.host_str().unwrap_or("");
-    match url.port_or_known_default() {
-        Some(port) => format!("{}://{host}:{port}", url.scheme()),
-        None => format!("{}://{host}", url.scheme()),
-    }
-}
-
-/// A URL for logs and `Debug`: origin and path, never user info or the query (a session id
-/// or a token may live there).
-pub(crate) fn shown(url: &Url) -> String {
-    format!("{}{}", origin(url), url.path())
 }
 
 #[cfg(test)]

@@ -1,16 +1,14 @@
 //! The state one transport's tasks share, and sending one HTTP request with the header,
 //! origin and auth rules applied.
 
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
-use http::{Method, Request, Response, StatusCode};
+use http::{Method, Request, Response};
 use http_body_util::Full;
-use mcp_jsonrpc::http::{
-    CustomHeaders, HttpClient, ResponseBody, header_str, http_error, read_body_prefix,
-};
+use mcp_http::{HttpClient, HttpSender, ResponseBody, drain_body, http_error};
 use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -19,23 +17,14 @@ use crate::SseConfig;
 
 /// `Accept` for the event stream.
 pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
-/// How much of a POST reply body is read (legacy servers answer "Accepted" or nothing; the
-/// real answer comes on the stream).
-const POST_REPLY_LIMIT: usize = 4096;
-
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every critical section is a plain assignment; a poisoned lock is still consistent.
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Shared by the transport handle and its background tasks.
 pub(crate) struct Inner {
     pub(crate) config: SseConfig,
-    client: HttpClient,
     /// Where received frames go: the session.
     pub(crate) inbox: Inbox,
-    /// Configured headers, plus any an auth hook returned since.
-    headers: Mutex<CustomHeaders>,
+    /// The client, the configured headers (refreshed by the auth hook) and its retry.
+    sender: HttpSender,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
     /// Every background task; shut down on close, so none outlives the transport.
@@ -45,11 +34,10 @@ pub(crate) struct Inner {
 
 impl Inner {
     pub(crate) fn new(config: SseConfig, client: HttpClient, inbox: Inbox) -> Result<Self, Error> {
-        let headers = CustomHeaders::new(&config.headers)?;
+        let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
-            client,
             inbox,
-            headers: Mutex::new(headers),
+            sender,
             endpoint: OnceLock::new(),
             tasks: TransportTasks::new(),
             close_started: AtomicBool::new(false),
@@ -85,9 +73,9 @@ impl Inner {
     }
 
     /// Send one request to `url` with the configured headers (only when `url` is on the
-    /// configured origin). A 2xx reply is returned for the caller to read; a 401/403 asks
-    /// the auth hook once and retries with its headers; any other status is
-    /// [`Error::Http`].
+    /// configured origin), through [`HttpSender`] (the auth hook's single retry after a
+    /// 401/403, same-origin redirects). A 2xx reply is returned for the caller to read; any
+    /// other status is [`Error::Http`].
     pub(crate) async fn send(
         &self,
         method: Method,
@@ -98,45 +86,23 @@ impl Inner {
             .as_str()
             .parse()
             .map_err(|e| Error::Config(format!("invalid legacy SSE URL: {e}")))?;
-        let mut retried = false;
-        loop {
-            let mut builder = Request::builder().method(method.clone()).uri(uri.clone());
-            builder = match &body {
+        let build = |uri: &http::Uri| {
+            let builder = Request::builder().method(method.clone()).uri(uri.clone());
+            let builder = match &body {
                 Some(_) => builder
                     .header(CONTENT_TYPE, "application/json")
                     .header(ACCEPT, "application/json, text/event-stream"),
                 None => builder.header(ACCEPT, ACCEPT_SSE),
             };
-            let mut request = builder
+            builder
                 .body(Full::new(body.clone().unwrap_or_default()))
-                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
-            lock(&self.headers).apply(&self.config.url, url, request.headers_mut());
-            let response = self.client.send(request).await?;
-            let status = response.status();
-            if status.is_success() {
-                return Ok(response);
-            }
-            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-                && !retried
-                && let Some(hook) = &self.config.auth
-            {
-                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
-                let fresh = hook
-                    .on_auth_error(status.as_u16(), challenge.as_deref())
-                    .await;
-                if let Some(fresh) = fresh {
-                    let fresh = CustomHeaders::new(&fresh)?;
-                    lock(&self.headers).merge(&fresh);
-                    retried = true;
-                    tracing::debug!(
-                        status = status.as_u16(),
-                        "retrying once with refreshed credentials"
-                    );
-                    continue;
-                }
-            }
-            return Err(http_error(response).await);
+                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))
+        };
+        let response = self.sender.send(url, &uri, build, |_| {}).await?;
+        if response.status().is_success() {
+            return Ok(response);
         }
+        Err(http_error(response).await)
     }
 
     /// POST one JSON-RPC message to the endpoint. Any 2xx (normally 202 Accepted) is
@@ -148,8 +114,11 @@ impl Inner {
             ));
         };
         let response = self.send(Method::POST, endpoint, Some(frame)).await?;
-        // Read the (short) body so the connection can be reused; its content is not used.
-        let _ = read_body_prefix(response.into_body(), POST_REPLY_LIMIT).await;
+        // Legacy servers answer "Accepted" or nothing; the real answer comes on the stream.
+        // Read (and discard) the body up to the configured bound so the connection can be
+        // reused; a longer one is dropped, closing its connection, and the POST still
+        // succeeded.
+        drain_body(response.into_body(), self.config.max_body_bytes).await;
         Ok(())
     }
 }

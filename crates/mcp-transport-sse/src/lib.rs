@@ -7,7 +7,7 @@
 //! endpoint on another origin is refused, so configured headers never leave the configured
 //! origin. When the stream ends, pending requests fail with
 //! [`Error::SseStreamClosed`](mcp_jsonrpc::Error::SseStreamClosed). HTTPS, proxies and the
-//! auth hook are the same as for Streamable HTTP (`mcp_jsonrpc::http`).
+//! auth hook are the same as for Streamable HTTP (`mcp_http`).
 //! <https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse>
 //!
 //! ```no_run
@@ -32,5 +32,5 @@ mod stream;
 mod transport;
 
 pub use config::{DEFAULT_CONNECT_TIMEOUT, SseConfig};
-pub use mcp_jsonrpc::http::{AuthHook, ProxyMode};
+pub use mcp_http::{AuthHook, ProxyMode};
 pub use transport::SseTransport;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use http::Method;
 use http::header::CONTENT_TYPE;
-use mcp_jsonrpc::http::SseStream;
+use mcp_http::SseStream;
 use mcp_jsonrpc::{Error, SseEvent};
 
 use crate::endpoint::{ENDPOINT_EVENT, MESSAGE_EVENT, resolve_endpoint};

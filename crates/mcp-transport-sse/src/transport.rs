@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use mcp_jsonrpc::http::{HttpClient, HttpClientOptions};
+use mcp_http::{HttpClient, HttpClientOptions};
 use mcp_jsonrpc::{
     BoxFuture, Error, Inbox, Outbound, Session, SessionOptions, Transport, TransportHandler,
 };
@@ -70,7 +70,7 @@ impl SseTransport {
         let mut options = HttpClientOptions::new();
         options.proxy = config.proxy.clone();
         options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new(&options)?;
+        let client = HttpClient::new_async(&options).await?;
         let deadline = config.connect_timeout;
         let inner = Arc::new(Inner::new(config, client, inbox)?);
         let open = tokio::time::timeout(deadline, inner.open_stream())

@@ -311,7 +311,7 @@ struct TokenHook {
     challenges: Mutex<Vec<(u16, Option<String>)>>,
 }
 
-impl mcp_jsonrpc::http::AuthHook for TokenHook {
+impl mcp_http::AuthHook for TokenHook {
     fn on_auth_error<'a>(
         &'a self,
         status: u16,

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
+use mcp_http::{CallMcpOptions, call_mcp, call_mcp_message};
 use mcp_integration_tests::{HttpServer, bounded};
-use mcp_jsonrpc::http::{CallMcpOptions, call_mcp, call_mcp_message};
 use mcp_jsonrpc::{CancelToken, Error};
 use mcp_types::{Message, RequestId};
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ fn initialize_params() -> Box<mcp_types::RawValue> {
 
 fn direct() -> CallMcpOptions {
     let mut o = CallMcpOptions::new();
-    o.http.proxy = mcp_jsonrpc::http::ProxyMode::Direct;
+    o.http.proxy = mcp_http::ProxyMode::Direct;
     o
 }
 

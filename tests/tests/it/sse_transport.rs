@@ -48,7 +48,7 @@ async fn relative_endpoint_is_resolved() {
     let server = HttpServer::legacy_sse(&[]).await;
     let (transport, _rec) = connect(&server.url).await;
     let endpoint = transport.endpoint().clone();
-    let stream_url: mcp_jsonrpc::http::url::Url = server.url.parse().unwrap();
+    let stream_url: mcp_http::url::Url = server.url.parse().unwrap();
     assert_eq!(endpoint.origin(), stream_url.origin());
     assert_eq!(endpoint.path(), "/messages");
     assert!(

@@ -1,7 +1,7 @@
 //! [`CredentialProvider`] as the HTTP transports' auth-error hook.
 
+use mcp_http::AuthHook;
 use mcp_jsonrpc::BoxFuture;
-use mcp_jsonrpc::http::AuthHook;
 
 use super::CredentialProvider;
 

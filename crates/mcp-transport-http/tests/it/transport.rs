@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::support::{Faults, GetMode, Recorder, TestServer, bounded, config, raw};
 use http::Method;
-use mcp_jsonrpc::http::AuthHook;
+use mcp_http::AuthHook;
 use mcp_jsonrpc::{BoxFuture, CancelToken, Error, HttpSessionControl, RequestOptions, Session};
 use mcp_transport_http::{HttpConfig, HttpTransport};
 use serde_json::{Value, json};

@@ -10,9 +10,9 @@ use http_body_util::Full;
 use mcp_types::{Message, MessageError, RawValue, RequestId, encode_request};
 use url::Url;
 
-use super::{CustomHeaders, DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions};
-use super::{http_error, read_body_bounded};
-use crate::{CancelToken, Error};
+use crate::{DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream};
+use crate::{http_error, read_body_bounded};
+use mcp_jsonrpc::{CancelToken, Error};
 
 /// The timeout [`call_mcp`] uses unless told otherwise: 60 s.
 pub const CALL_MCP_DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -121,14 +121,15 @@ impl CallMcpOptions {
 /// POST one JSON-RPC request to `url` and return the raw JSON-RPC envelope of the reply
 /// (a response or an error response; the caller reads `result` or `error`).
 ///
-/// This is a lighter and deliberately less robust path than a transport: one POST, the
-/// whole body read (bounded), no session (`Mcp-Session-Id` is neither kept nor sent), no
+/// This is a lighter and deliberately less robust path than a transport: one POST (after
+/// any same-origin 307/308 redirects), the reply read (bounded), no session (`Mcp-Session-Id` is neither kept nor sent), no
 /// `initialize`, no server requests answered, no notifications delivered, no stream
 /// resumption. Use it for one-off calls, health checks and stateless servers; use a
 /// transport (through `mcp-client`) for anything that lasts.
 ///
-/// The reply body may be JSON, or an SSE stream, of which the first `data:` line carrying a
-/// JSON-RPC response is taken (notifications before it are skipped). Errors: non-2xx is
+/// The reply body may be JSON, or an SSE stream, of which the first event carrying a
+/// JSON-RPC response is taken (its `data:` lines joined; notifications before it are
+/// skipped; the stream is not read further). Errors: non-2xx is
 /// [`Error::Http`]; a body that is not JSON is [`Error::Parse`]; an empty body or a stream
 /// without a response is [`Error::NoResponse`]; the timeout (60 s by default) is
 /// [`Error::Timeout`]; the caller's token is [`Error::Cancelled`].
@@ -136,7 +137,7 @@ impl CallMcpOptions {
 /// ```no_run
 /// # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
 /// use std::time::Duration;
-/// use mcp_jsonrpc::http::{CallMcpOptions, call_mcp};
+/// use mcp_http::{CallMcpOptions, call_mcp};
 ///
 /// let url = "http://127.0.0.1:8080/mcp".parse().unwrap();
 /// let options = CallMcpOptions::new()
@@ -203,24 +204,26 @@ async fn exchange(
 ) -> Result<Box<RawValue>, Error> {
     let client = match &options.client {
         Some(client) => client.clone(),
-        None => HttpClient::new(&options.http)?,
+        None => HttpClient::new_async(&options.http).await?,
     };
-    let headers = CustomHeaders::new(&options.headers)?;
+    let sender = HttpSender::new(client, url, &options.headers, None)?;
     let mut frame = Vec::with_capacity(64 + method.len());
     encode_request(&mut frame, &options.id, method, params);
+    let frame = Bytes::from(frame);
     let uri: http::Uri = url
         .as_str()
         .parse()
         .map_err(|e| Error::Config(format!("invalid MCP URL: {e}")))?;
-    let mut request = Request::builder()
-        .method(Method::POST)
-        .uri(uri)
-        .header(ACCEPT, "application/json, text/event-stream")
-        .header(CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(frame)))
-        .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
-    headers.apply(url, url, request.headers_mut());
-    let response = client.send(request).await?;
+    let build = |uri: &http::Uri| {
+        Request::builder()
+            .method(Method::POST)
+            .uri(uri.clone())
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(Full::new(frame.clone()))
+            .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))
+    };
+    let response = sender.send(url, &uri, build, |_| {}).await?;
     if !response.status().is_success() {
         return Err(http_error(response).await);
     }
@@ -230,58 +233,110 @@ async fn exchange(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"));
-    let body = read_body_bounded(response.into_body(), options.max_body_bytes).await?;
-    let text = std::str::from_utf8(&body).map_err(|_| {
-        Error::Parse(MessageError::InvalidJson(serde::de::Error::custom(
-            "the reply body is not UTF-8",
-        )))
-    })?;
     let envelope = if is_sse {
-        first_response_data(text)
+        let mut stream = SseStream::new(response.into_body(), options.max_body_bytes);
+        first_response(&mut stream, options.max_body_bytes).await?
     } else {
-        Some(text.trim())
+        let body = read_body_bounded(response.into_body(), options.max_body_bytes).await?;
+        let text = std::str::from_utf8(&body).map_err(|_| {
+            Error::Parse(MessageError::InvalidJson(serde::de::Error::custom(
+                "the reply body is not UTF-8",
+            )))
+        })?;
+        Some(text.trim().to_owned())
     };
     match envelope {
-        Some(json) if !json.is_empty() => RawValue::from_string(json.to_owned())
-            .map_err(|e| Error::Parse(MessageError::InvalidJson(e))),
+        Some(json) if !json.is_empty() => {
+            RawValue::from_string(json).map_err(|e| Error::Parse(MessageError::InvalidJson(e)))
+        }
         _ => Err(Error::NoResponse {
             id: options.id.clone(),
         }),
     }
 }
 
-/// The first `data:` line of an SSE body that holds a JSON-RPC response or error response.
-fn first_response_data(body: &str) -> Option<&str> {
-    body.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(|data| {
-            data.strip_prefix(' ')
-                .unwrap_or(data)
-                .trim_end_matches('\r')
-        })
-        .filter(|data| !data.is_empty())
-        .find(|data| {
-            matches!(
-                Message::from_slice(data.as_bytes()),
-                Ok(Message::Response(_) | Message::Error(_))
-            )
-        })
+/// The data of the first event of an SSE body that holds a JSON-RPC response or error
+/// response (a message split over several `data:` lines is joined by the parser), or
+/// `None` when the body ends without one. Reading stops at that event: a server may keep
+/// the stream open after it. `limit` bounds the data of all the events read.
+async fn first_response(stream: &mut SseStream, limit: usize) -> Result<Option<String>, Error> {
+    let mut read = 0usize;
+    while let Some(event) = stream.next_event().await? {
+        read = read.saturating_add(event.data.len());
+        if read > limit {
+            return Err(Error::MessageTooLarge { limit });
+        }
+        if matches!(
+            Message::from_slice(event.data.as_bytes()),
+            Ok(Message::Response(_) | Message::Error(_))
+        ) {
+            return Ok(Some(event.data));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
 
-    #[test]
-    fn the_first_response_line_of_an_sse_body_is_taken() {
-        let body = "id: p\ndata:\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n\
-                    data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}\r\n\r\n\
-                    data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n";
+    /// The first response of an SSE body served over a real HTTP/1.1 connection, in
+    /// `chunks`.
+    async fn first_of(chunks: &[&[u8]], limit: usize) -> Result<Option<String>, Error> {
+        let mut raw = vec![chunked_head(200, "text/event-stream", "")];
+        raw.extend(chunks.iter().map(|c| chunk(c)));
+        raw.push(LAST_CHUNK.to_vec());
+        let response = response_from_raw(raw).await;
+        let mut stream = SseStream::new(response.into_body(), limit);
+        first_response(&mut stream, limit).await
+    }
+
+    #[tokio::test]
+    async fn the_first_response_event_of_an_sse_body_is_taken() {
+        let body: &[&[u8]] = &[
+            b"id: p\ndata:\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n",
+            b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}\r\n\r\n",
+            b"data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n",
+        ];
         assert_eq!(
-            first_response_data(body),
+            first_of(body, 4096).await.unwrap().as_deref(),
             Some("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}")
         );
-        assert_eq!(first_response_data("data:\n\n: comment\n"), None);
+        assert_eq!(
+            first_of(&[b"data:\n\n: comment\n"], 4096).await.unwrap(),
+            None
+        );
+    }
+
+    #[tokio::test]
+    async fn a_response_split_over_several_data_lines_is_joined() {
+        // Legal SSE: the parser joins the lines with "\n", which JSON reads as whitespace.
+        // `.lines()` took the first line alone, which is not JSON, and found no response.
+        let body: &[&[u8]] = &[
+            b"event: message\ndata: {\"jsonrpc\":\"2.0\",\ndata: \"id\":1,\n",
+            b"data: \"result\":{\"ok\":true}}\n\n",
+        ];
+        let json = first_of(body, 4096).await.unwrap().unwrap();
+        assert_eq!(
+            json,
+            "{\"jsonrpc\":\"2.0\",\n\"id\":1,\n\"result\":{\"ok\":true}}"
+        );
+        let raw = RawValue::from_string(json).unwrap();
+        assert!(matches!(
+            Message::from_slice(raw.get().as_bytes()),
+            Ok(Message::Response(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn the_data_read_before_a_response_is_bounded() {
+        let note = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n";
+        let err = first_of(&[note, note, note], 100).await.unwrap_err();
+        assert!(
+            matches!(err, Error::MessageTooLarge { limit: 100 }),
+            "{err}"
+        );
     }
 
     #[test]

@@ -5,8 +5,8 @@ use http::Response;
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
 
-use super::ResponseBody;
-use crate::Error;
+use crate::ResponseBody;
+use mcp_jsonrpc::Error;
 
 /// How much of an error page is kept in [`Error::Http`]'s body.
 pub const ERROR_BODY_LIMIT: usize = 4096;
@@ -50,6 +50,30 @@ pub async fn read_body_prefix(mut body: ResponseBody, limit: usize) -> Bytes {
     buf.freeze()
 }
 
+/// Read and discard at most `limit` bytes of a body, keeping none of it, so a pooled
+/// connection can carry the next request. Returns whether the body ended within the bound;
+/// a longer (or broken) body is dropped instead, which closes its connection.
+pub async fn drain_body(mut body: ResponseBody, limit: usize) -> bool {
+    if usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX) > limit {
+        return false;
+    }
+    let mut read = 0usize;
+    loop {
+        match body.frame().await {
+            None => return true,
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    read = read.saturating_add(data.len());
+                    if read > limit {
+                        return false;
+                    }
+                }
+            }
+            Some(Err(_)) => return false,
+        }
+    }
+}
+
 /// A header value as text, when present and printable.
 pub fn header_str<'a, B>(response: &'a Response<B>, name: &str) -> Option<&'a str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
@@ -76,14 +100,14 @@ pub async fn http_error(response: Response<ResponseBody>) -> Error {
 pub(crate) fn body_error(e: hyper::Error) -> Error {
     Error::Io(std::io::Error::other(format!(
         "reading the response body failed: {}",
-        super::client::error_chain(&e)
+        crate::client::error_chain(&e)
     )))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
+    use crate::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
 
     #[tokio::test]
     async fn bodies_within_the_bound_are_read_whole() {
@@ -112,6 +136,28 @@ mod tests {
             matches!(err, Error::MessageTooLarge { limit: 1000 }),
             "{err}"
         );
+    }
+
+    #[tokio::test]
+    async fn draining_stops_at_the_bound() {
+        let within = response_from_raw(vec![
+            chunked_head(202, "text/plain", ""),
+            chunk(b"Accepted"),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        assert!(drain_body(within.into_body(), 8).await);
+        let over = response_from_raw(vec![
+            chunked_head(202, "text/plain", ""),
+            chunk(&[b'x'; 600]),
+            chunk(&[b'x'; 600]),
+            LAST_CHUNK.to_vec(),
+        ])
+        .await;
+        assert!(!drain_body(over.into_body(), 1000).await);
+        let broken =
+            response_from_raw(vec![chunked_head(202, "text/plain", ""), chunk(b"Acc")]).await;
+        assert!(!drain_body(broken.into_body(), 1000).await);
     }
 
     #[tokio::test]

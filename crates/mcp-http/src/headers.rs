@@ -8,12 +8,12 @@ use std::fmt;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use crate::Error;
+use mcp_jsonrpc::Error;
 
 /// Whether `a` and `b` have the same origin: scheme, host and port (default ports filled in).
 ///
 /// ```
-/// use mcp_jsonrpc::http::same_origin;
+/// use mcp_http::same_origin;
 /// use url::Url;
 /// let a = Url::parse("https://example.com/mcp").unwrap();
 /// assert!(same_origin(&a, &Url::parse("https://EXAMPLE.com:443/other?x").unwrap()));
@@ -28,6 +28,33 @@ pub fn same_origin(a: &Url, b: &Url) -> bool {
         && a.port_or_known_default() == b.port_or_known_default()
 }
 
+/// `scheme://host:port` of `url`, for messages: never its user info, path or query.
+///
+/// ```
+/// use mcp_http::origin;
+/// let u = url::Url::parse("https://user:pw@example.com/mcp?token=x").unwrap();
+/// assert_eq!(origin(&u), "https://example.com:443");
+/// ```
+pub fn origin(url: &Url) -> String {
+    let host = url.host_str().unwrap_or("");
+    match url.port_or_known_default() {
+        Some(port) => format!("{}://{host}:{port}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    }
+}
+
+/// A URL for logs and errors: [`origin`] and path, never user info or the query (a session
+/// id or a token may live there).
+///
+/// ```
+/// use mcp_http::shown;
+/// let u = url::Url::parse("http://user:pw@127.0.0.1:8080/sse?token=x").unwrap();
+/// assert_eq!(shown(&u), "http://127.0.0.1:8080/sse");
+/// ```
+pub fn shown(url: &Url) -> String {
+    format!("{}{}", origin(url), url.path())
+}
+
 /// Header values that must never be logged: credentials and cookies.
 fn is_secret_name(name: &HeaderName) -> bool {
     matches!(
@@ -39,7 +66,7 @@ fn is_secret_name(name: &HeaderName) -> bool {
 /// Headers configured for one server, validated once, redacted in `Debug`.
 ///
 /// ```
-/// use mcp_jsonrpc::http::CustomHeaders;
+/// use mcp_http::CustomHeaders;
 /// let h = CustomHeaders::new(&[("Authorization".into(), "Bearer s3cret".into())]).unwrap();
 /// assert!(!format!("{h:?}").contains("s3cret"));
 /// ```
@@ -79,7 +106,7 @@ impl CustomHeaders {
     }
 
     /// Replace or add headers (later values win per name), e.g. fresh credentials from an
-    /// [`AuthHook`](crate::http::AuthHook).
+    /// [`AuthHook`](crate::AuthHook).
     pub fn merge(&mut self, other: &CustomHeaders) {
         for (name, value) in &other.headers {
             self.headers.retain(|(n, _)| n != name);

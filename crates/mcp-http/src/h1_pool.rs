@@ -1,14 +1,16 @@
 //! A small pool of HTTP/1.1 connections for plain `http://` origins reached directly (no
 //! proxy), built on hyper's bare `http1` client connections.
 //!
-//! hyper-util's pooled client costs a small call about 18 % of its instructions (see
-//! `docs/performance.md`, "HTTP, small replies"): a hashed pool key, a checkout future, and
-//! a task spawned per request to give the connection back. Here each connection has one
-//! task, driving it for its whole life; the connection goes back to the pool when its
-//! response body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched
-//! from its end, since a transport talks to one origin.
+//! Why it exists next to hyper-util's pool, which HTTPS, HTTP/2 and proxied requests still
+//! use: hyper-util's pooled client hashes a pool key, runs a checkout future, and spawns a
+//! task per request to give the connection back. Here each connection has one task,
+//! driving it for its whole life; the connection goes back to the pool when its response
+//! body ends (see [`ResponseBody`]), and the idle list is a short `Vec` searched from its
+//! end, since a transport talks to one origin. It was measured again when this crate was
+//! split out, against hyper-util's pool alone, and kept: the numbers are in
+//! `docs/decisions.md` ("HTTP/1.1 pool"). Measure again before changing either side.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -20,9 +22,10 @@ use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-use super::client::error_chain;
-use super::response_body::ResponseBody;
-use crate::Error;
+use crate::client::error_chain;
+use crate::response_body::ResponseBody;
+use crate::sync::lock;
+use mcp_jsonrpc::Error;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
@@ -79,11 +82,6 @@ fn same_authority(a: &Authority, b: &Authority) -> bool {
     a.as_str() == b.as_str() || a == b
 }
 
-fn lock(idle: &Mutex<Vec<Idle>>) -> MutexGuard<'_, Vec<Idle>> {
-    // Every critical section leaves the list consistent; a poisoned lock is still usable.
-    idle.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 impl Shared {
     fn put_back(&self, origin: Authority, sender: Sender) {
         if sender.is_closed() {
@@ -123,7 +121,7 @@ impl Shared {
     }
 
     fn host_for(&self, origin: &Authority, uri: &Uri) -> Result<HeaderValue, Error> {
-        let mut cached = self.host.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cached = lock(&self.host);
         if let Some((cached_origin, value)) = &*cached
             && same_authority(cached_origin, origin)
         {
@@ -341,8 +339,8 @@ mod tests {
     use http_body_util::BodyExt;
 
     use super::*;
-    use crate::http::test_server::TestServer;
-    use crate::http::{HttpClient, HttpClientOptions, ProxyMode, read_body_bounded};
+    use crate::test_server::TestServer;
+    use crate::{HttpClient, HttpClientOptions, ProxyMode, read_body_bounded};
 
     fn client(idle_timeout: Option<Duration>) -> HttpClient {
         let options = HttpClientOptions {

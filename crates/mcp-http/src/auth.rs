@@ -1,6 +1,6 @@
 //! The auth-error hook shared by the HTTP transports and the manager's credential providers.
 
-use crate::BoxFuture;
+use mcp_jsonrpc::BoxFuture;
 
 /// Called when the server answers 401 or 403.
 ///
@@ -10,7 +10,7 @@ use crate::BoxFuture;
 ///
 /// ```
 /// use mcp_jsonrpc::BoxFuture;
-/// use mcp_jsonrpc::http::AuthHook;
+/// use mcp_http::AuthHook;
 ///
 /// struct Refresh;
 /// impl AuthHook for Refresh {

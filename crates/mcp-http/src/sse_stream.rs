@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use http_body_util::BodyExt;
 
-use super::ResponseBody;
-use crate::{Error, SseError, SseEvent, SseParser};
+use crate::ResponseBody;
+use mcp_jsonrpc::{Error, SseError, SseEvent, SseParser};
 
 /// An SSE body being read: hyper body frames go into an [`SseParser`] as they arrive and
 /// events come out one at a time. Memory is bounded by the parser's event limit.
@@ -69,7 +69,7 @@ impl SseStream {
                 Some(Err(e)) => {
                     self.parser.finish();
                     self.body = None;
-                    return Err(super::body::body_error(e));
+                    return Err(crate::body::body_error(e));
                 }
                 Some(Ok(frame)) => {
                     let Ok(data) = frame.into_data() else {
@@ -77,9 +77,13 @@ impl SseStream {
                     };
                     let queue = &mut self.queue;
                     if let Err(e) = self.parser.push(&data, |e| queue.push_back(e)) {
-                        // The parser's only error today; the stream stays usable after it.
-                        let SseError::EventTooLarge { limit } = e;
-                        return Err(Error::MessageTooLarge { limit });
+                        // The stream stays usable after an oversized event.
+                        return Err(match e {
+                            SseError::EventTooLarge { limit } => Error::MessageTooLarge { limit },
+                            // `SseError` is non-exhaustive; a future variant is still an
+                            // error in what the server sent.
+                            other => Error::Protocol(format!("invalid event stream: {other}")),
+                        });
                     }
                 }
             }
@@ -110,7 +114,7 @@ impl SseStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
+    use crate::test_io::{LAST_CHUNK, chunk, chunked_head, response_from_raw};
 
     #[tokio::test]
     async fn events_split_across_chunks_come_out_whole() {

@@ -1,4 +1,4 @@
-//! [`ResponseBody`]: the body of a response from [`HttpClient::send`](super::HttpClient::send),
+//! [`ResponseBody`]: the body of a response from [`HttpClient::send`](crate::HttpClient::send),
 //! whichever connection it arrived on.
 
 use std::fmt;
@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 
-use super::h1_pool::Lease;
+use crate::h1_pool::Lease;
 
 /// A response body being received. It reads like hyper's [`Incoming`] (it implements
 /// [`Body`] with `Bytes` data and `hyper::Error` errors).

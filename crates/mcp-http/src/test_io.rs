@@ -7,7 +7,7 @@ use http_body_util::Empty;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::ResponseBody;
+use crate::ResponseBody;
 
 /// Serve `chunks` (a raw response: head, then body pieces) to one request and return the
 /// client's view of the response. The pipe closes after the last chunk.

@@ -9,6 +9,10 @@
 //! - `/hangup`: closes the connection without answering;
 //! - `/close-on-signal`: `200 ok`, then closes the connection once the test calls
 //!   [`TestServer::close_idle`];
+//! - `/redirect?status=S&to=LOCATION`: status `S` with that `Location` (the rest of the
+//!   query after `to=`, taken as is; without `to=`, the request's own target);
+//! - `/auth`: `200 ok` when the request carries `Authorization: Bearer fresh`, else `401`
+//!   with a `WWW-Authenticate` challenge;
 //! - anything else: `200 ok`.
 
 use std::net::SocketAddr;
@@ -26,6 +30,7 @@ const OK: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-lengt
 struct Shared {
     accepted: AtomicUsize,
     heads: Mutex<Vec<String>>,
+    bodies: Mutex<Vec<Vec<u8>>>,
     gate: Barrier,
     close: Notify,
     closed: Mutex<mpsc::Sender<()>>,
@@ -50,6 +55,7 @@ impl TestServer {
         let shared = Arc::new(Shared {
             accepted: AtomicUsize::new(0),
             heads: Mutex::new(Vec::new()),
+            bodies: Mutex::new(Vec::new()),
             gate: Barrier::new(gate),
             close: Notify::new(),
             closed: Mutex::new(closed_tx),
@@ -99,6 +105,11 @@ impl TestServer {
         self.shared.heads.lock().unwrap().clone()
     }
 
+    /// Every request body received so far, in order.
+    pub(crate) fn bodies(&self) -> Vec<Vec<u8>> {
+        self.shared.bodies.lock().unwrap().clone()
+    }
+
     /// Close the connection that answered `/close-on-signal`, and return once it is closed
     /// (blocking: the server is on another thread and answers at once).
     pub(crate) fn close_idle(&self) {
@@ -123,10 +134,37 @@ impl Drop for TestServer {
 /// Answer requests on one connection until it closes.
 async fn serve(mut stream: TcpStream, shared: Arc<Shared>) {
     let mut buf = Vec::new();
-    while let Some(head) = read_request(&mut stream, &mut buf).await {
-        let path = head.split(' ').nth(1).unwrap_or("/").to_owned();
+    while let Some((head, body)) = read_request(&mut stream, &mut buf).await {
+        let target = head.split(' ').nth(1).unwrap_or("/").to_owned();
+        let authorized = head
+            .to_ascii_lowercase()
+            .contains("\r\nauthorization: bearer fresh\r\n");
         shared.heads.lock().unwrap().push(head);
-        match path.split('?').next().unwrap_or("/") {
+        shared.bodies.lock().unwrap().push(body);
+        let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+        match path {
+            "/redirect" => {
+                let status = query
+                    .split('&')
+                    .find_map(|p| p.strip_prefix("status="))
+                    .unwrap_or("307");
+                // Without `to=`, to itself: a redirect loop.
+                let to = query
+                    .split_once("to=")
+                    .map_or(target.as_str(), |(_, to)| to);
+                let reply = format!(
+                    "HTTP/1.1 {status} Redirect\r\nlocation: {to}\r\ncontent-length: 5\r\n\r\nmoved"
+                );
+                if stream.write_all(reply.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+            "/auth" if !authorized => {
+                let reply = b"HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer realm=\"t\"\r\ncontent-length: 4\r\n\r\nnope";
+                if stream.write_all(reply).await.is_err() {
+                    return;
+                }
+            }
             "/gated" => {
                 shared.gate.wait().await;
                 if stream.write_all(OK).await.is_err() {
@@ -167,9 +205,8 @@ async fn serve(mut stream: TcpStream, shared: Arc<Shared>) {
     }
 }
 
-/// The next request's head (its body is read and discarded), or `None` at the end of the
-/// connection.
-async fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Option<String> {
+/// The next request's head and body, or `None` at the end of the connection.
+async fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
     loop {
         if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
             let head = String::from_utf8_lossy(&buf[..end]).into_owned();
@@ -182,8 +219,9 @@ async fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Option<Strin
             while buf.len() < end + 4 + body_len {
                 read_more(stream, buf).await?;
             }
+            let body = buf[end + 4..end + 4 + body_len].to_vec();
             buf.drain(..end + 4 + body_len);
-            return Some(head);
+            return Some((head, body));
         }
         read_more(stream, buf).await?;
     }

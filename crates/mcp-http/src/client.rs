@@ -19,10 +19,10 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
-use super::connector::ProxyConnector;
-use super::h1_pool::{self, H1Pool};
-use super::response_body::ResponseBody;
-use crate::Error;
+use crate::connector::ProxyConnector;
+use crate::h1_pool::{self, H1Pool};
+use crate::response_body::ResponseBody;
+use mcp_jsonrpc::Error;
 
 /// Where proxy settings come from.
 #[derive(Clone, Default)]
@@ -103,7 +103,12 @@ impl fmt::Debug for HttpClient {
 }
 
 impl HttpClient {
-    /// Build a client. Fails only on unusable TLS settings (an invalid extra root).
+    /// Build a client. Fails only on unusable TLS settings (an invalid extra root, no
+    /// crypto provider).
+    ///
+    /// With the `native-roots` feature, the first client of the process reads the OS
+    /// certificate store, which blocks; from async code use [`new_async`](Self::new_async).
+    /// Later clients reuse what was read.
     pub fn new(options: &HttpClientOptions) -> Result<Self, Error> {
         let matcher = match &options.proxy {
             ProxyMode::FromEnv => Some(Matcher::from_env()),
@@ -132,7 +137,7 @@ impl HttpClient {
         http.enforce_http(false);
         http.set_nodelay(true);
         http.set_connect_timeout(Some(h1_pool::CONNECT_TIMEOUT));
-        let tls = super::tls::client_config(&options.extra_root_certs_der)?;
+        let tls = crate::tls::client_config(&options.extra_root_certs_der)?;
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)
             .https_or_http()
@@ -150,6 +155,13 @@ impl HttpClient {
             h1: H1Pool::new(idle_timeout),
             matcher,
         })
+    }
+
+    /// [`new`](Self::new) for async code: the first client of the process reads the OS
+    /// certificate store (feature `native-roots`) on a blocking thread, not on the executor.
+    pub async fn new_async(options: &HttpClientOptions) -> Result<Self, Error> {
+        crate::tls::native_roots_async().await;
+        Self::new(options)
     }
 
     /// Send `request` (an absolute URI). The `Host` header (HTTP/1, unless the caller set

@@ -1,0 +1,436 @@
+//! [`HttpSender`]: how every request to one MCP server is sent, the same for the Streamable
+//! HTTP and legacy SSE transports: the configured headers (only to the configured origin),
+//! the auth hook's single retry after a 401/403, and same-origin 307/308 redirects.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http::header::LOCATION;
+use http::{HeaderMap, Request, Response, StatusCode, Uri};
+use http_body_util::Full;
+use mcp_jsonrpc::Error;
+use url::Url;
+
+use crate::sync::lock;
+use crate::{AuthHook, CustomHeaders, HttpClient, ResponseBody, drain_body, header_str};
+use crate::{origin, same_origin};
+
+/// How many redirects one request follows before giving up.
+pub const MAX_REDIRECTS: usize = 5;
+
+/// How much of a redirect's body is read (so its connection can be reused) before it is
+/// dropped.
+const REDIRECT_BODY_LIMIT: usize = 4096;
+
+/// An [`HttpClient`] with the rules of one configured server: its headers, sent only to its
+/// origin and refreshed by the [`AuthHook`]; one retry after a 401/403; same-origin
+/// redirects. Both HTTP transports send every request through it.
+pub struct HttpSender {
+    client: HttpClient,
+    /// The configured server URL: its origin is the only one that gets the headers.
+    configured: Url,
+    /// Configured headers, plus any the auth hook returned since.
+    headers: Mutex<CustomHeaders>,
+    auth: Option<Arc<dyn AuthHook>>,
+}
+
+impl fmt::Debug for HttpSender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpSender")
+            .field("origin", &origin(&self.configured))
+            .field("headers", &*lock(&self.headers))
+            .field("auth_hook", &self.auth.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpSender {
+    /// A sender for the server at `configured`, with `headers` (name, value; validated
+    /// here, errors name the header but never its value) and an optional auth hook.
+    pub fn new(
+        client: HttpClient,
+        configured: &Url,
+        headers: &[(String, String)],
+        auth: Option<Arc<dyn AuthHook>>,
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            client,
+            configured: configured.clone(),
+            headers: Mutex::new(CustomHeaders::new(headers)?),
+            auth,
+        })
+    }
+
+    /// The client requests go through.
+    pub fn client(&self) -> &HttpClient {
+        &self.client
+    }
+
+    /// Insert the configured (and refreshed) headers into `target` when `request_url` is on
+    /// the configured origin. Returns whether they were applied.
+    pub fn apply_headers(&self, request_url: &Url, target: &mut HeaderMap) -> bool {
+        lock(&self.headers).apply(&self.configured, request_url, target)
+    }
+
+    /// Send the request `build` makes for a URI, to `url` (`uri` is the same URL, parsed
+    /// once by the caller), and return the final response, whatever its status: the caller
+    /// decides what a non-2xx answer means. `seen` is shown every response received,
+    /// the intermediate ones included (a transport reads its session header there).
+    ///
+    /// `build` is called again for each retry and redirect, with the URI to use; it adds
+    /// everything but the configured headers, which are added here when the URI is on the
+    /// configured origin.
+    ///
+    /// - **401/403**: the auth hook (if any) is asked once per call; when it returns
+    ///   headers, they replace the configured ones of the same names (for this and every
+    ///   later request) and the request is sent once more.
+    /// - **307/308** to the same origin: followed, with the same method and body, at most
+    ///   [`MAX_REDIRECTS`] times ([`Error::Http`] with the redirect's status beyond that).
+    ///   A redirect to another origin is not followed, so headers and credentials never go
+    ///   there: [`Error::Http`] naming both origins. Other redirects (301, 302, 303) are
+    ///   returned like any other status.
+    pub async fn send<B, S>(
+        &self,
+        url: &Url,
+        uri: &Uri,
+        mut build: B,
+        mut seen: S,
+    ) -> Result<Response<ResponseBody>, Error>
+    where
+        B: FnMut(&Uri) -> Result<Request<Full<Bytes>>, Error>,
+        S: FnMut(&Response<ResponseBody>),
+    {
+        let mut url = Cow::Borrowed(url);
+        let mut uri = Cow::Borrowed(uri);
+        let mut retried = false;
+        let mut redirects = 0;
+        loop {
+            let mut request = build(&uri)?;
+            self.apply_headers(&url, request.headers_mut());
+            let response = self.client.send(request).await?;
+            seen(&response);
+            let status = response.status();
+            if matches!(
+                status,
+                StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
+            ) && let Some(target) = redirect_target(&response, &url)?
+            {
+                check_redirect(status, &url, &target, redirects)?;
+                // Read the (short) body so the connection can carry the next request.
+                drain_body(response.into_body(), REDIRECT_BODY_LIMIT).await;
+                tracing::debug!(
+                    status = status.as_u16(),
+                    to = %crate::shown(&target),
+                    "following a same-origin redirect"
+                );
+                uri = Cow::Owned(parse_uri(&target)?);
+                url = Cow::Owned(target);
+                redirects += 1;
+                continue;
+            }
+            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+                && !retried
+                && let Some(hook) = &self.auth
+            {
+                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+                let fresh = hook
+                    .on_auth_error(status.as_u16(), challenge.as_deref())
+                    .await;
+                if let Some(fresh) = fresh {
+                    let fresh = CustomHeaders::new(&fresh)?;
+                    lock(&self.headers).merge(&fresh);
+                    retried = true;
+                    tracing::debug!(
+                        status = status.as_u16(),
+                        "retrying once with refreshed credentials"
+                    );
+                    continue;
+                }
+            }
+            return Ok(response);
+        }
+    }
+}
+
+/// Where a 307/308 points, resolved against the URL that answered it; `None` without a
+/// `Location` (the response is then returned as it is).
+fn redirect_target(response: &Response<ResponseBody>, from: &Url) -> Result<Option<Url>, Error> {
+    let Some(location) = response.headers().get(LOCATION) else {
+        return Ok(None);
+    };
+    let status = response.status().as_u16();
+    let invalid = || Error::Http {
+        status,
+        body: format!(
+            "redirect from {} has an invalid Location header",
+            crate::shown(from)
+        ),
+        www_authenticate: None,
+        auth_server: None,
+    };
+    let location = location.to_str().map_err(|_| invalid())?;
+    let mut target = from.join(location).map_err(|_| invalid())?;
+    target.set_fragment(None);
+    Ok(Some(target))
+}
+
+/// Refuse a redirect to another origin, or one more than [`MAX_REDIRECTS`].
+fn check_redirect(status: StatusCode, from: &Url, to: &Url, followed: usize) -> Result<(), Error> {
+    let refuse = |body: String| Error::Http {
+        status: status.as_u16(),
+        body,
+        www_authenticate: None,
+        auth_server: None,
+    };
+    if !same_origin(from, to) {
+        return Err(refuse(format!(
+            "redirect to another origin not followed: from {} to {} (headers and credentials \
+             are only sent to the configured origin)",
+            origin(from),
+            origin(to)
+        )));
+    }
+    if followed >= MAX_REDIRECTS {
+        return Err(refuse(format!(
+            "too many redirects: more than {MAX_REDIRECTS}, the last to {}",
+            crate::shown(to)
+        )));
+    }
+    Ok(())
+}
+
+fn parse_uri(url: &Url) -> Result<Uri, Error> {
+    url.as_str()
+        .parse()
+        .map_err(|e| Error::Config(format!("invalid redirect URL: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use http::Method;
+    use mcp_jsonrpc::BoxFuture;
+
+    use super::*;
+    use crate::test_server::TestServer;
+    use crate::{HttpClientOptions, ProxyMode, read_body_bounded};
+
+    const BODY: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    /// Answers every 401/403 with `token`, counting the calls.
+    struct Hook {
+        token: Option<&'static str>,
+        calls: AtomicUsize,
+    }
+
+    impl AuthHook for Hook {
+        fn on_auth_error<'a>(
+            &'a self,
+            status: u16,
+            challenge: Option<&'a str>,
+        ) -> BoxFuture<'a, Option<Vec<(String, String)>>> {
+            assert_eq!((status, challenge), (401, Some("Bearer realm=\"t\"")));
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let token = self.token;
+            Box::pin(async move { token.map(|t| vec![("Authorization".into(), t.into())]) })
+        }
+    }
+
+    fn hook(token: Option<&'static str>) -> Arc<Hook> {
+        Arc::new(Hook {
+            token,
+            calls: AtomicUsize::new(0),
+        })
+    }
+
+    fn sender(server: &TestServer, hook: Option<Arc<Hook>>) -> HttpSender {
+        let options = HttpClientOptions {
+            proxy: ProxyMode::Direct,
+            ..HttpClientOptions::default()
+        };
+        let client = HttpClient::new(&options).unwrap();
+        let configured = Url::parse(&server.url("/mcp")).unwrap();
+        let headers = [
+            ("X-Api-Key".to_owned(), "k3y".to_owned()),
+            ("Authorization".to_owned(), "Bearer stale".to_owned()),
+        ];
+        let hook = hook.map(|h| h as Arc<dyn AuthHook>);
+        HttpSender::new(client, &configured, &headers, hook).unwrap()
+    }
+
+    /// POST `BODY` to `url` through `sender`; the final status and body.
+    async fn post(sender: &HttpSender, url: &str) -> Result<(u16, Bytes), Error> {
+        let url = Url::parse(url).unwrap();
+        let uri: Uri = url.as_str().parse().unwrap();
+        let build = |uri: &Uri| {
+            Ok(Request::builder()
+                .method(Method::POST)
+                .uri(uri.clone())
+                .body(Full::new(Bytes::from_static(BODY)))
+                .unwrap())
+        };
+        let response = bounded(sender.send(&url, &uri, build, |_| {})).await?;
+        let status = response.status().as_u16();
+        Ok((
+            status,
+            read_body_bounded(response.into_body(), 1 << 20).await?,
+        ))
+    }
+
+    /// A hang is a failure, not a stuck test run.
+    async fn bounded<T>(f: impl Future<Output = T>) -> T {
+        tokio::time::timeout(Duration::from_secs(10), f)
+            .await
+            .expect("finished within 10 s")
+    }
+
+    fn lower(heads: &[String]) -> Vec<String> {
+        heads.iter().map(|h| h.to_ascii_lowercase()).collect()
+    }
+
+    #[tokio::test]
+    async fn a_same_origin_307_is_followed_with_its_method_body_and_headers() {
+        let server = TestServer::start(1);
+        let s = sender(&server, None);
+        let (status, body) = post(&s, &server.url("/redirect?status=307&to=/ok?x=1"))
+            .await
+            .unwrap();
+        assert_eq!((status, &body[..]), (200, &b"ok"[..]));
+        let heads = lower(&server.heads());
+        assert_eq!(heads.len(), 2);
+        assert!(
+            heads[1].starts_with("post /ok?x=1 http/1.1\r\n"),
+            "{}",
+            heads[1]
+        );
+        for head in &heads {
+            assert!(head.contains("\r\nx-api-key: k3y\r\n"), "{head}");
+        }
+        assert_eq!(server.bodies(), [BODY.to_vec(), BODY.to_vec()]);
+        // The redirect's body was read: both requests went over one connection.
+        assert_eq!(server.accepted(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_same_origin_308_with_an_absolute_location_is_followed() {
+        let server = TestServer::start(1);
+        let s = sender(&server, None);
+        let to = server.url("/ok");
+        let (status, _) = post(&s, &server.url(&format!("/redirect?status=308&to={to}")))
+            .await
+            .unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(server.bodies(), [BODY.to_vec(), BODY.to_vec()]);
+    }
+
+    #[tokio::test]
+    async fn a_cross_origin_redirect_is_refused_and_nothing_goes_there() {
+        let server = TestServer::start(1);
+        let elsewhere = TestServer::start(1);
+        let s = sender(&server, None);
+        let to = elsewhere.url("/ok");
+        let err = post(&s, &server.url(&format!("/redirect?status=307&to={to}")))
+            .await
+            .unwrap_err();
+        let Error::Http { status, body, .. } = &err else {
+            panic!("expected Error::Http, got {err:?}");
+        };
+        assert_eq!(*status, 307);
+        let from = format!("http://{}", server.addr);
+        let to = format!("http://{}", elsewhere.addr);
+        assert!(body.contains(&from) && body.contains(&to), "{body}");
+        assert!(!err.to_string().contains("k3y"), "{err}");
+        assert_eq!(elsewhere.accepted(), 0);
+    }
+
+    #[tokio::test]
+    async fn redirects_are_bounded() {
+        let server = TestServer::start(1);
+        let s = sender(&server, None);
+        // Two hops, then `/`.
+        let url = server.url("/redirect?status=308&to=/redirect?status=307&to=/");
+        assert_eq!(post(&s, &url).await.unwrap().0, 200);
+        // A redirect to itself.
+        let looping = server.url("/redirect?status=307");
+        let err = post(&s, &looping).await.unwrap_err();
+        assert!(
+            matches!(&err, Error::Http { status: 307, body, .. } if body.contains("too many redirects")),
+            "{err:?}"
+        );
+        // Three for the first call, then the first request and MAX_REDIRECTS follow-ups.
+        assert_eq!(server.heads().len(), 3 + 1 + MAX_REDIRECTS);
+    }
+
+    #[tokio::test]
+    async fn other_redirects_are_returned_as_they_are() {
+        let server = TestServer::start(1);
+        let s = sender(&server, None);
+        for status in [301, 302, 303] {
+            let url = server.url(&format!("/redirect?status={status}&to=/ok"));
+            assert_eq!(post(&s, &url).await.unwrap().0, status);
+        }
+        assert_eq!(server.heads().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_401_asks_the_hook_once_and_retries_with_its_headers() {
+        let server = TestServer::start(1);
+        let h = hook(Some("Bearer fresh"));
+        let s = sender(&server, Some(Arc::clone(&h)));
+        let (status, _) = post(&s, &server.url("/auth")).await.unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(h.calls.load(Ordering::SeqCst), 1);
+        let heads = lower(&server.heads());
+        assert!(heads[0].contains("\r\nauthorization: bearer stale\r\n"));
+        assert!(heads[1].contains("\r\nauthorization: bearer fresh\r\n"));
+        // The fresh credentials stay; the other configured headers too.
+        assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 200);
+        assert_eq!(h.calls.load(Ordering::SeqCst), 1);
+        let heads = lower(&server.heads());
+        assert_eq!(heads.len(), 3);
+        assert!(heads[2].contains("\r\nx-api-key: k3y\r\n"), "{}", heads[2]);
+        assert!(!format!("{s:?}").contains("fresh"), "{s:?}");
+    }
+
+    #[tokio::test]
+    async fn a_second_refusal_is_returned_after_one_retry() {
+        let server = TestServer::start(1);
+        let h = hook(Some("Bearer still-wrong"));
+        let s = sender(&server, Some(Arc::clone(&h)));
+        assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 401);
+        assert_eq!(h.calls.load(Ordering::SeqCst), 1);
+        assert_eq!(server.heads().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_hook_with_nothing_to_offer_gets_no_retry() {
+        let server = TestServer::start(1);
+        let h = hook(None);
+        let s = sender(&server, Some(Arc::clone(&h)));
+        assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 401);
+        assert_eq!(h.calls.load(Ordering::SeqCst), 1);
+        assert_eq!(server.heads().len(), 1);
+        // Without a hook there is nobody to ask.
+        let s = sender(&server, None);
+        assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 401);
+        assert_eq!(server.heads().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn configured_headers_never_go_to_another_origin() {
+        let server = TestServer::start(1);
+        let elsewhere = TestServer::start(1);
+        let s = sender(&server, None);
+        assert_eq!(post(&s, &elsewhere.url("/ok")).await.unwrap().0, 200);
+        let head = elsewhere.heads()[0].to_ascii_lowercase();
+        assert!(
+            !head.contains("x-api-key") && !head.contains("authorization"),
+            "{head}"
+        );
+    }
+}
