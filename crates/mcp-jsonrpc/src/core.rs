@@ -181,11 +181,12 @@ impl RpcCore {
                 // names its id first in practice: fail that request now with the reason,
                 // rather than leave its caller to wait for the timeout.
                 match mcp_types::peek_id(bytes.as_ref()) {
-                    Some(id) => {
+                    Some(id) if self.pending.contains(&id) => {
                         answered |= ours == Some(&id);
                         sink(self.deliver(id, Err(Error::Parse(e))));
                     }
-                    None => sink(Incoming::Malformed(e)),
+                    // Nobody waits for that id: a malformed message like any other.
+                    _ => sink(Incoming::Malformed(e)),
                 }
             }
         }

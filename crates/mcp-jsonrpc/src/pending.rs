@@ -184,6 +184,11 @@ impl PendingRequests {
         }
     }
 
+    /// Whether a request with this id is waiting.
+    pub fn contains(&self, id: &RequestId) -> bool {
+        self.lock().map.contains_key(id)
+    }
+
     pub(crate) fn remove(&self, id: &RequestId) {
         self.lock().map.remove(id);
     }
