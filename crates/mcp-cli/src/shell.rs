@@ -98,7 +98,7 @@ fn answer(json: bool, result: Result<Report, CliError>) {
             commands::stdout_line(&json!({"ok": false, "error": e.to_json()}).to_string())
         }
         (false, Ok(report)) => {
-            commands::stdout(&report.outcome.text);
+            commands::print_text(&report.outcome.text);
             for problem in &report.problems {
                 commands::stderr_line(&format!("mcp: {}", problem.one_line()));
             }

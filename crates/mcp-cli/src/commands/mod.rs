@@ -138,7 +138,7 @@ fn print_report(json: bool, report: Report) -> ExitCode {
     if json {
         stdout_line(&report.outcome.json.to_string());
     } else {
-        stdout(&report.outcome.text);
+        print_text(&report.outcome.text);
     }
     for problem in &report.problems {
         stderr_line(&format!("mcp: {}", problem.one_line()));
@@ -162,13 +162,20 @@ pub(crate) fn stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// A line on stdout.
+/// Human-readable text on stdout, its control sequences shown rather than obeyed (see
+/// [`crate::terminal`]).
+pub(crate) fn print_text(text: &str) {
+    stdout(&crate::terminal::for_terminal(text));
+}
+
+/// A line on stdout, as it is: for JSON, whose escaping already makes it safe.
 pub(crate) fn stdout_line(line: &str) {
     stdout(&format!("{line}\n"));
 }
 
-/// A line on stderr, ignoring write errors (a closed stderr must not panic either).
+/// A human-readable line on stderr, its control sequences shown rather than obeyed,
+/// ignoring write errors (a closed stderr must not panic either).
 pub(crate) fn stderr_line(line: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{line}");
+    let _ = writeln!(err, "{}", crate::terminal::for_terminal(line));
 }
