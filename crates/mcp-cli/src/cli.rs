@@ -15,7 +15,8 @@ Exit status:
   1   the command failed (configuration, connection, protocol, timeout or server error)
   2   the tool ran and reported an error (isError: true)
   64  the command line is wrong (unknown flag, bad ARGS_JSON)
-  130 interrupted (Ctrl-C)";
+  130 interrupted (Ctrl-C)
+  143 stopped by SIGTERM, 129 by SIGHUP (the servers are shut down first, as for Ctrl-C)";
 
 /// Inspect and call MCP (Model Context Protocol) servers.
 #[derive(Debug, Parser)]

@@ -94,6 +94,9 @@ pub(crate) enum CliError {
     /// Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+    /// SIGTERM or SIGHUP: the servers were shut down before exiting.
+    #[error("stopped by {}", .0.name())]
+    Stopped(crate::signals::Stop),
     /// The async runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
@@ -177,7 +180,7 @@ impl CliError {
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
-            Self::Interrupted => "interrupted",
+            Self::Interrupted | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
         }
     }
@@ -194,6 +197,7 @@ impl CliError {
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
             | Self::Interrupted
+            | Self::Stopped(_)
             | Self::DemoExecutable(_)
             | Self::Stdin(_)
             | Self::Runtime(_) => None,
@@ -206,6 +210,7 @@ impl CliError {
             Self::ToolError { .. } => EXIT_TOOL_ERROR,
             Self::Usage(_) => EXIT_USAGE,
             Self::Interrupted => EXIT_INTERRUPTED,
+            Self::Stopped(signal) => signal.exit_code(),
             _ => EXIT_FAILURE,
         }
     }

@@ -12,6 +12,7 @@ mod output;
 mod progress;
 mod servers;
 mod shell;
+mod signals;
 mod terminal;
 
 use std::process::ExitCode;

@@ -16,6 +16,7 @@ use crate::error::{CliError, EXIT_FAILURE, exit};
 use crate::output::Outcome;
 use crate::progress::ProgressDisplay;
 use crate::servers::{Connection, ServerSet};
+use crate::signals::{Stop, Stops};
 
 /// What every command needs.
 pub(crate) struct Context {
@@ -46,27 +47,15 @@ impl From<Outcome> for Report {
     }
 }
 
-/// Run a one-shot command (or `shell`) and print its result; Ctrl-C stops it.
+/// How long a signal waits for the servers to shut down before `mcp` exits anyway (the
+/// stdio transport then kills each server's process group as it is dropped).
+const SHUTDOWN_ON_SIGNAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Run a one-shot command (or `shell`) and print its result. SIGINT, SIGTERM and SIGHUP
+/// stop it and shut the servers down before exiting.
 pub(crate) async fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
-    tokio::select! {
-        code = execute(cli) => code,
-        () = interrupted() => {
-            // Dropping the command drops its connections, which shuts their servers down.
-            print_error(json, &CliError::Interrupted)
-        }
-    }
-}
-
-/// Resolves on Ctrl-C (SIGINT); never, if the handler cannot be installed.
-async fn interrupted() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
-async fn execute(cli: Cli) -> ExitCode {
-    let json = cli.global.json;
+    let mut stops = Stops::install();
     let servers = match ServerSet::load(&cli.global) {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
@@ -75,47 +64,62 @@ async fn execute(cli: Cli) -> ExitCode {
         servers,
         progress: ProgressDisplay::on_stderr(),
     };
-    let report = match cli.command {
-        Command::Servers => Ok(status::servers(&ctx).await),
-        Command::Tools { server: None } => Ok(tools::all(&ctx).await),
+    let stop = tokio::select! {
+        code = execute(&ctx, json, cli.command) => return code,
+        stop = stops.received() => stop,
+    };
+    // The command was dropped mid-way: close what it opened, bounded.
+    ctx.progress.finish();
+    let _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()).await;
+    let error = match stop {
+        Stop::Interrupt => CliError::Interrupted,
+        other => CliError::Stopped(other),
+    };
+    print_error(json, &error)
+}
+
+async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
+    let report = match command {
+        Command::Servers => Ok(status::servers(ctx).await),
+        Command::Tools { server: None } => Ok(tools::all(ctx).await),
         Command::Tools {
             server: Some(server),
-        } => one(&ctx, &server, async |c| tools::one(c).await).await,
+        } => one(ctx, &server, async |c| tools::one(c).await).await,
         Command::Call {
             server,
             tool,
             args_json,
         } => match call::parse_arguments(args_json.as_deref()) {
             Ok(arguments) => {
-                one(&ctx, &server, async |c| {
-                    call::call(&ctx, c, &tool, arguments).await
+                one(ctx, &server, async |c| {
+                    call::call(ctx, c, &tool, arguments).await
                 })
                 .await
             }
             Err(e) => Err(e),
         },
         Command::Resources { server } => {
-            one(&ctx, &server, async |c| resources::list(c).await).await
+            one(ctx, &server, async |c| resources::list(c).await).await
         }
         Command::Read { server, uri } => {
-            one(&ctx, &server, async |c| resources::read(c, &uri).await).await
+            one(ctx, &server, async |c| resources::read(c, &uri).await).await
         }
-        Command::Prompts { server } => one(&ctx, &server, async |c| prompts::list(c).await).await,
+        Command::Prompts { server } => one(ctx, &server, async |c| prompts::list(c).await).await,
         Command::Prompt {
             server,
             name,
             args_json,
         } => match prompts::parse_arguments(args_json.as_deref()) {
             Ok(arguments) => {
-                one(&ctx, &server, async |c| {
+                one(ctx, &server, async |c| {
                     prompts::get(c, &name, arguments).await
                 })
                 .await
             }
             Err(e) => Err(e),
         },
-        Command::Ping { server } => one(&ctx, &server, async |c| ping::ping(c).await).await,
-        Command::Shell { servers } => return crate::shell::run(&ctx, json, &servers).await,
+        Command::Ping { server } => one(ctx, &server, async |c| ping::ping(c).await).await,
+        Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
     };
     ctx.progress.finish();
     ctx.servers.shutdown().await;

@@ -1,5 +1,6 @@
 //! The `mcp` binary's behaviour, one module per topic, each run against the bundled demo
 //! server (`mcp-test-server`) over real pipes or HTTP on 127.0.0.1.
 
+mod signals;
 mod support;
 mod terminal_escapes;
