@@ -47,6 +47,11 @@ pub(crate) struct GlobalArgs {
     /// Read servers from this file instead of ./.mcp.json or ./mcp.json.
     #[arg(long, global = true, value_name = "PATH", conflicts_with_all = ["stdio", "url"])]
     pub config: Option<PathBuf>,
+    /// Trust ./.mcp.json or ./mcp.json for this run: start its commands without asking.
+    /// (A file found in the current directory that starts commands must be trusted; on a
+    /// terminal mcp asks once per file and remembers; --config files are trusted.)
+    #[arg(long, global = true)]
+    pub trust_config: bool,
     /// Run this command as a stdio server named "adhoc" (split like a shell would).
     #[arg(long, global = true, value_name = "CMD", conflicts_with = "url")]
     pub stdio: Option<String>,

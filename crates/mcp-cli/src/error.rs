@@ -85,6 +85,16 @@ pub(crate) enum CliError {
         /// The tool.
         tool: String,
     },
+    /// A config file found in the current directory starts commands and is not trusted.
+    #[error(
+        "{path}: {reason}; read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
+    )]
+    Untrusted {
+        /// The file, as found (`./.mcp.json`).
+        path: String,
+        /// Why it is not trusted.
+        reason: String,
+    },
     /// Bad input on the command line or in a shell line.
     #[error("{0}")]
     Usage(String),
@@ -180,6 +190,7 @@ impl CliError {
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
+            Self::Untrusted { .. } => "untrusted",
             Self::Interrupted | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
         }
@@ -196,6 +207,7 @@ impl CliError {
             | Self::ToolFiltered { server, .. }
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
+            | Self::Untrusted { .. }
             | Self::Interrupted
             | Self::Stopped(_)
             | Self::DemoExecutable(_)

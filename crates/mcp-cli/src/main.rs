@@ -14,6 +14,7 @@ mod servers;
 mod shell;
 mod signals;
 mod terminal;
+mod trust;
 
 use std::process::ExitCode;
 use std::time::Duration;

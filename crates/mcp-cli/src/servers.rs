@@ -72,13 +72,17 @@ impl ServerSet {
             let config = ServerConfig::remote(global.transport.kind(), url.clone());
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", global.timeout));
         }
-        let path = match &global.config {
-            Some(path) => Some(path.clone()),
-            None => default_config_file(Path::new(".")),
+        // A file named with --config is trusted; one found here must be (see trust.rs).
+        let (path, chosen) = match &global.config {
+            Some(path) => (Some(path.clone()), true),
+            None => (default_config_file(Path::new(".")), false),
         };
         match path {
             Some(path) => {
                 let config = McpConfig::load(&path)?;
+                if !chosen {
+                    crate::trust::check(&path, &config, global.trust_config)?;
+                }
                 Ok(Self::from_config(config, global.timeout))
             }
             None => {

@@ -56,7 +56,9 @@ fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 
 /// [`mcp_in`] with extra environment variables.
 fn mcp_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
+    // The config files these tests write are theirs: trusted (see tests/features/trust.rs).
     let mut child = Command::new(exe())
+        .arg("--trust-config")
         .args(args)
         .envs(env.iter().copied())
         .current_dir(dir)

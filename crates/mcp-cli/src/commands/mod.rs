@@ -55,11 +55,13 @@ const SHUTDOWN_ON_SIGNAL: std::time::Duration = std::time::Duration::from_secs(5
 /// stop it and shut the servers down before exiting.
 pub(crate) async fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
-    let mut stops = Stops::install();
+    // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
+    // are installed, a signal ends mcp at once, which is right while nothing runs yet.
     let servers = match ServerSet::load(&cli.global) {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
     };
+    let mut stops = Stops::install();
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
