@@ -210,7 +210,8 @@ const DENY_INSTALL_NOTICE: &str = "\
 cargo-deny is not installed. The deny step needs it to check the licenses, banned crates and
 sources of every dependency against deny.toml. Installing it now, once, into cargo's bin
 directory: `cargo install --locked cargo-deny`, built from source from crates.io; this takes
-about 5 to 10 minutes on 2 cores (later runs find it and skip this).";
+a few minutes (4 minutes of CPU time: about 2 to 5 minutes on 2 cores); later runs find it
+and skip this.";
 
 /// `cargo deny --offline check licenses bans sources`, on a machine that may have fetched
 /// nothing yet.
