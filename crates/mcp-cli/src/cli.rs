@@ -90,50 +90,59 @@ impl TransportArg {
 pub(crate) enum Command {
     /// Connect to every server and show its status, version, revision and counts.
     Servers,
-    /// List the tools of one server, or of all servers.
+    /// List the tools of one server, or of all servers; or show one tool in full.
+    ///
+    /// SERVER may be left out when there is only one server: `mcp tools echo` shows the
+    /// tool `echo` then. With TOOL: its arguments (type, required, default, description),
+    /// output schema and annotations.
+    #[command(override_usage = "mcp tools [SERVER] [TOOL]")]
     Tools {
-        /// The server (all servers when omitted).
-        server: Option<String>,
+        /// The server (all servers when omitted), then a tool to show in full.
+        #[arg(value_name = "SERVER_OR_TOOL", num_args = 0..=2)]
+        words: Vec<String>,
     },
     /// Call a tool.
+    ///
+    /// Arguments: a JSON object ('{"text":"hi"}'), @FILE.json, or - (a JSON object on
+    /// stdin), and/or key=value words, each coerced to the type the tool's input schema
+    /// gives it (text=hi n=3 on=true tags='["a"]'). SERVER may be left out when there is
+    /// only one.
+    #[command(override_usage = "mcp call [SERVER] TOOL [ARGS]...")]
     Call {
-        /// The server.
-        server: String,
-        /// The tool.
-        tool: String,
-        /// The arguments, a JSON object.
-        args_json: Option<String>,
+        /// [SERVER] TOOL [ARGS]...
+        #[arg(value_name = "ARGS", required = true, num_args = 1..)]
+        words: Vec<String>,
     },
     /// List a server's resources and resource templates.
     Resources {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Read a resource.
+    #[command(override_usage = "mcp read [SERVER] URI")]
     Read {
-        /// The server.
-        server: String,
-        /// The resource URI.
-        uri: String,
+        /// [SERVER] URI
+        #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
+        words: Vec<String>,
     },
     /// List a server's prompts.
     Prompts {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Get a prompt.
+    ///
+    /// Arguments as for `call` (a JSON object, @FILE.json, -, key=value), all strings.
+    #[command(override_usage = "mcp prompt [SERVER] NAME [ARGS]...")]
     Prompt {
-        /// The server.
-        server: String,
-        /// The prompt.
-        name: String,
-        /// The arguments, a JSON object.
-        args_json: Option<String>,
+        /// [SERVER] NAME [ARGS]...
+        #[arg(value_name = "ARGS", required = true, num_args = 1..)]
+        words: Vec<String>,
     },
     /// Check that a server answers.
     Ping {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Keep connections open and run commands from stdin, one per line.
     ///

@@ -77,6 +77,16 @@ pub(crate) enum CliError {
         /// The tool.
         tool: String,
     },
+    /// `tools SERVER TOOL` for a tool the server does not list.
+    #[error("server \"{server}\": no tool \"{tool}\" (tools: {known})")]
+    UnknownTool {
+        /// The server.
+        server: String,
+        /// The tool asked for.
+        tool: String,
+        /// The tools it lists.
+        known: String,
+    },
     /// The tool answered with `isError: true` (its content was printed).
     #[error("server \"{server}\": tool \"{tool}\" reported an error")]
     ToolError {
@@ -188,6 +198,7 @@ impl CliError {
             Self::Manager { source, .. } => source.kind(),
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
+            Self::UnknownTool { .. } => "unknown_tool",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
             Self::Untrusted { .. } => "untrusted",
@@ -205,6 +216,7 @@ impl CliError {
             | Self::Manager { server, .. }
             | Self::ConnectTimeout { server, .. }
             | Self::ToolFiltered { server, .. }
+            | Self::UnknownTool { server, .. }
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
             | Self::Untrusted { .. }

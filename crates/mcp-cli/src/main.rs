@@ -4,6 +4,7 @@
 //! commands live in [`commands`] and [`shell`]; choosing and connecting servers in
 //! [`servers`]; rendering in [`output`].
 
+mod arguments;
 mod cli;
 mod commands;
 mod error;

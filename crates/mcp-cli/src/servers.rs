@@ -165,6 +165,40 @@ impl ServerSet {
         names
     }
 
+    /// Splits `[SERVER] REST…`: the first word is the server when it names one and at least
+    /// `needed` words follow it; otherwise the server may be left out when there is only
+    /// one (`--stdio`, `--url`, the demo, or a config with one server).
+    pub(crate) fn pick<'a>(
+        &self,
+        words: &'a [String],
+        needed: usize,
+    ) -> Result<(String, &'a [String]), CliError> {
+        let names = self.names();
+        if let Some((first, rest)) = words.split_first()
+            && rest.len() >= needed
+            && names.contains(first)
+        {
+            return Ok((first.clone(), rest));
+        }
+        if let [only] = names.as_slice() {
+            return Ok((only.clone(), words));
+        }
+        match words.first() {
+            // Several servers and the first word is none of them: name the choices.
+            Some(first) if words.len() > needed => Err(self.unknown(first)),
+            _ => Err(CliError::Usage(format!(
+                "name the server first: {} lists {} ({})",
+                self.source_name,
+                if names.is_empty() {
+                    "no servers"
+                } else {
+                    "several"
+                },
+                names.join(", ")
+            ))),
+        }
+    }
+
     /// What `servers` reports for `name` without connecting: disabled, or a config error.
     pub(crate) fn entry(&self, name: &str) -> Result<&ServerEntry, CliError> {
         if let Some(entry) = self.entries.get(name) {
@@ -179,16 +213,21 @@ impl ServerSet {
         if let Some((_, e)) = self.broken.iter().find(|(n, _)| n == name) {
             return Err(CliError::Config(Arc::clone(e)));
         }
+        Err(self.unknown(name))
+    }
+
+    /// A server name that is not configured, with the ones that are.
+    pub(crate) fn unknown(&self, name: &str) -> CliError {
         let names = self.names();
         let known = if names.is_empty() {
             format!("{} lists no servers", self.source_name)
         } else {
             format!("known: {}; from {}", names.join(", "), self.source_name)
         };
-        Err(CliError::UnknownServer {
+        CliError::UnknownServer {
             name: name.to_owned(),
             known,
-        })
+        }
     }
 
     /// The transport a server would use, for the status table.

@@ -10,18 +10,38 @@ use crate::error::{CliError, EXIT_TOOL_ERROR};
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
 
-/// `ARGS_JSON`: absent, or a JSON object.
+/// `ARGS_JSON` of a shell line: absent, or a JSON object.
 pub(crate) fn parse_arguments(text: Option<&str>) -> Result<Option<Map<String, Value>>, CliError> {
-    let Some(text) = text else { return Ok(None) };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(Some(map)),
-        Ok(Value::Null) => Ok(None),
-        Ok(other) => Err(CliError::Usage(format!(
-            "ARGS_JSON must be a JSON object such as '{{\"text\":\"hi\"}}', not {}",
-            kind_of(&other)
-        ))),
-        Err(e) => Err(CliError::Usage(format!("ARGS_JSON is not valid JSON: {e}"))),
+    match text {
+        Some(text) => crate::arguments::parse_object(text, "ARGS_JSON"),
+        None => Ok(None),
     }
+}
+
+/// `call [SERVER] TOOL [ARGS]...`: the arguments are read once the tool's input schema is
+/// known, so `key=value` words get the types it asks for.
+pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliError> {
+    let (server, rest) = ctx.servers.pick(words, 1)?;
+    let Some((tool, argument_words)) = rest.split_first() else {
+        return Err(CliError::Usage(
+            "call: expected [SERVER] TOOL [ARGS]...".into(),
+        ));
+    };
+    super::one(ctx, &server, async |connection| {
+        let schema = ctx
+            .servers
+            .manager()
+            .tools()
+            .into_iter()
+            .find(|t| t.server == connection.name && t.tool.name == *tool)
+            .map(|t| t.tool.input_schema.clone());
+        // `-` reads stdin, which may block: off the async worker.
+        let arguments = tokio::task::block_in_place(|| {
+            crate::arguments::tool_arguments(argument_words, schema.as_ref())
+        })?;
+        call(ctx, connection, tool, arguments).await
+    })
+    .await
 }
 
 pub(crate) fn kind_of(value: &Value) -> &'static str {

@@ -83,44 +83,20 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
 async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
     let report = match command {
         Command::Servers => Ok(status::servers(ctx).await),
-        Command::Tools { server: None } => Ok(tools::all(ctx).await),
-        Command::Tools {
-            server: Some(server),
-        } => one(ctx, &server, async |c| tools::one(c).await).await,
-        Command::Call {
-            server,
-            tool,
-            args_json,
-        } => match call::parse_arguments(args_json.as_deref()) {
-            Ok(arguments) => {
-                one(ctx, &server, async |c| {
-                    call::call(ctx, c, &tool, arguments).await
-                })
-                .await
-            }
-            Err(e) => Err(e),
-        },
+        Command::Tools { words } if words.is_empty() => Ok(tools::all(ctx).await),
+        Command::Tools { words } => tools::run(ctx, &words).await,
+        Command::Call { words } => call::run(ctx, &words).await,
         Command::Resources { server } => {
-            one(ctx, &server, async |c| resources::list(c).await).await
+            only(ctx, server, async |c| resources::list(c).await).await
         }
-        Command::Read { server, uri } => {
-            one(ctx, &server, async |c| resources::read(c, &uri).await).await
-        }
-        Command::Prompts { server } => one(ctx, &server, async |c| prompts::list(c).await).await,
-        Command::Prompt {
-            server,
-            name,
-            args_json,
-        } => match prompts::parse_arguments(args_json.as_deref()) {
-            Ok(arguments) => {
-                one(ctx, &server, async |c| {
-                    prompts::get(c, &name, arguments).await
-                })
-                .await
-            }
+        Command::Read { words } => match ctx.servers.pick(&words, 1) {
+            Ok((server, [uri])) => one(ctx, &server, async |c| resources::read(c, uri).await).await,
+            Ok(_) => Err(CliError::Usage("read: expected [SERVER] URI".into())),
             Err(e) => Err(e),
         },
-        Command::Ping { server } => one(ctx, &server, async |c| ping::ping(c).await).await,
+        Command::Prompts { server } => only(ctx, server, async |c| prompts::list(c).await).await,
+        Command::Prompt { words } => prompts::run(ctx, &words).await,
+        Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
     };
     ctx.progress.finish();
@@ -131,8 +107,22 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
     }
 }
 
+/// [`one`] for a command whose only argument is an optional SERVER.
+async fn only(
+    ctx: &Context,
+    server: Option<String>,
+    f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
+) -> Result<Report, CliError> {
+    let words = Vec::from_iter(server);
+    match ctx.servers.pick(&words, 0)? {
+        (server, []) => one(ctx, &server, f).await,
+        // The only server was implied, so the word was meant as a server name.
+        (_, [word, ..]) => Err(ctx.servers.unknown(word)),
+    }
+}
+
 /// Connect to `server` only and run `f` (the caller shuts the manager down).
-async fn one(
+pub(crate) async fn one(
     ctx: &Context,
     server: &str,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,

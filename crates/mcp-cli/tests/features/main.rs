@@ -1,6 +1,7 @@
 //! The `mcp` binary's behaviour, one module per topic, each run against the bundled demo
 //! server (`mcp-test-server`) over real pipes or HTTP on 127.0.0.1.
 
+mod arguments;
 mod pty;
 mod signals;
 mod support;
