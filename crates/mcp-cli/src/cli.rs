@@ -58,6 +58,10 @@ pub(crate) struct GlobalArgs {
     /// Connect to this URL as a server named "adhoc".
     #[arg(long, global = true, value_name = "URL")]
     pub url: Option<String>,
+    /// An HTTP header sent with every request to --url, as 'Name: value' (repeatable),
+    /// e.g. --header 'Authorization: Bearer TOKEN'. Values are never logged.
+    #[arg(long, global = true, value_name = "NAME: VALUE", requires = "url")]
+    pub header: Vec<String>,
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,

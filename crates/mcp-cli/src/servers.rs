@@ -69,7 +69,11 @@ impl ServerSet {
             ));
         }
         if let Some(url) = &global.url {
-            let config = ServerConfig::remote(global.transport.kind(), url.clone());
+            let mut config = ServerConfig::remote(global.transport.kind(), url.clone());
+            for header in &global.header {
+                let (name, value) = parse_header(header)?;
+                config = config.with_header(name, value);
+            }
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", global.timeout));
         }
         // A file named with --config is trusted; one found here must be (see trust.rs).
@@ -363,10 +367,49 @@ async fn bounded(
     }
 }
 
+/// `--header 'Name: value'`: a header name (an HTTP token) and its value, trimmed.
+fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
+    let (name, value) = text.split_once(':').ok_or_else(|| {
+        CliError::Usage("--header: expected 'Name: value', with a colon after the name".into())
+    })?;
+    let name = name.trim();
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(CliError::Usage(format!(
+            "--header: {name:?} is not a valid header name"
+        )));
+    }
+    let value = value.trim();
+    // CR or LF would end the header early and start another one.
+    if value.contains(['\r', '\n', '\0']) {
+        return Err(CliError::Usage(format!(
+            "--header {name}: the value must not contain CR, LF or NUL"
+        )));
+    }
+    Ok((name, value))
+}
+
 /// `./.mcp.json`, else `./mcp.json`.
 fn default_config_file(dir: &Path) -> Option<PathBuf> {
     [".mcp.json", "mcp.json"]
         .into_iter()
         .map(|name| dir.join(name))
         .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_header;
+
+    #[test]
+    fn headers_are_name_colon_value() {
+        assert_eq!(
+            parse_header("Authorization: Bearer a:b").unwrap(),
+            ("Authorization", "Bearer a:b")
+        );
+        assert_eq!(parse_header("X-Empty:").unwrap(), ("X-Empty", ""));
+        for bad in ["no colon", ": value", "Bad Name: v", "X: a\r\nInjected: 1"] {
+            assert_eq!(parse_header(bad).unwrap_err().kind(), "usage", "{bad}");
+        }
+    }
 }
