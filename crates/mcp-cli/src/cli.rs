@@ -62,6 +62,14 @@ pub(crate) struct GlobalArgs {
     /// e.g. --header 'Authorization: Bearer TOKEN'. Values are never logged.
     #[arg(long, global = true, value_name = "NAME: VALUE", requires = "url")]
     pub header: Vec<String>,
+    /// Offer this directory to servers as a root (repeatable): declares the roots
+    /// capability and answers roots/list with its file:// URI.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub root: Vec<PathBuf>,
+    /// Ask each server to send its log messages from this level up (logging/setLevel).
+    /// Servers' log messages are printed on stderr with their level and logger either way.
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<LogLevelArg>,
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
@@ -85,6 +93,44 @@ impl TransportArg {
             Self::Auto => mcp_client::TransportKind::Auto,
             Self::Http => mcp_client::TransportKind::Http,
             Self::Sse => mcp_client::TransportKind::Sse,
+        }
+    }
+}
+
+/// `--log-level`: the eight levels of MCP (RFC 5424's), least severe first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LogLevelArg {
+    /// Detailed debugging information.
+    Debug,
+    /// General information.
+    Info,
+    /// Normal but significant events.
+    Notice,
+    /// Warning conditions.
+    Warning,
+    /// Error conditions.
+    Error,
+    /// Critical conditions.
+    Critical,
+    /// Action must be taken immediately.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevelArg {
+    /// The protocol's level.
+    pub(crate) fn level(self) -> mcp_types::LoggingLevel {
+        use mcp_types::LoggingLevel as L;
+        match self {
+            Self::Debug => L::Debug,
+            Self::Info => L::Info,
+            Self::Notice => L::Notice,
+            Self::Warning => L::Warning,
+            Self::Error => L::Error,
+            Self::Critical => L::Critical,
+            Self::Alert => L::Alert,
+            Self::Emergency => L::Emergency,
         }
     }
 }

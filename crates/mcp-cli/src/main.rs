@@ -6,11 +6,13 @@
 
 mod arguments;
 mod cli;
+mod client_settings;
 mod commands;
 mod error;
 mod logging;
 mod output;
 mod progress;
+mod server_logs;
 mod servers;
 mod shell;
 mod signals;

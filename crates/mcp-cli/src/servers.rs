@@ -1,17 +1,19 @@
 //! Which servers there are (a config file, `--stdio`/`--url`, or the bundled demo) and
 //! connecting to them through an [`McpManager`], which also reconnects a server that died.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
+use mcp_client::{Client, ServerConfig, TransportKind};
 use mcp_manager::config::{ConfigError, McpConfig, ServerEntry, ToolFilter};
 use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
 use crate::cli::GlobalArgs;
+use crate::client_settings::ClientSettings;
 use crate::error::CliError;
+use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
 pub(crate) const DEMO_SERVER_ARG: &str = "__demo-server";
@@ -34,9 +36,14 @@ pub(crate) struct ServerSet {
     /// Where the servers came from, for messages.
     source_name: String,
     /// `--timeout`.
-    timeout_ms: Option<u64>,
+    /// What every client is asked to do (`--timeout`, `--root`, `--log-level`).
+    settings: ClientSettings,
     /// Connects, holds and reconnects the usable entries.
     manager: McpManager,
+    /// Prints the servers' log messages; taken by `shutdown`.
+    logs: Mutex<Option<ServerLogs>>,
+    /// Servers whose current connection was sent `--log-level` already.
+    log_level_sent: Mutex<HashSet<String>>,
 }
 
 /// A live connection to one server.
@@ -53,6 +60,7 @@ pub(crate) struct Connection {
 impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
+        let settings = ClientSettings::from_args(global)?;
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
                 CliError::Usage(format!("--stdio: cannot split {command_line:?}: {e}"))
@@ -61,12 +69,7 @@ impl ServerSet {
                 return Err(CliError::Usage("--stdio: empty command".into()));
             };
             let config = ServerConfig::stdio(command.clone(), args.iter().cloned());
-            return Ok(Self::verbatim(
-                ADHOC_NAME,
-                config,
-                "--stdio",
-                global.timeout,
-            ));
+            return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
             let mut config = ServerConfig::remote(global.transport.kind(), url.clone());
@@ -74,7 +77,7 @@ impl ServerSet {
                 let (name, value) = parse_header(header)?;
                 config = config.with_header(name, value);
             }
-            return Ok(Self::verbatim(ADHOC_NAME, config, "--url", global.timeout));
+            return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
         // A file named with --config is trusted; one found here must be (see trust.rs).
         let (path, chosen) = match &global.config {
@@ -87,18 +90,18 @@ impl ServerSet {
                 if !chosen {
                     crate::trust::check(&path, &config, global.trust_config)?;
                 }
-                Ok(Self::from_config(config, global.timeout))
+                Ok(Self::from_config(config, settings))
             }
             None => {
                 let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
                 let config = ServerConfig::stdio(exe.display().to_string(), [DEMO_SERVER_ARG]);
                 let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
-                Ok(Self::verbatim(DEMO_NAME, config, source, global.timeout))
+                Ok(Self::verbatim(DEMO_NAME, config, source, settings))
             }
         }
     }
 
-    fn from_config(config: McpConfig, timeout_ms: Option<u64>) -> Self {
+    fn from_config(config: McpConfig, settings: ClientSettings) -> Self {
         let source_name = config.source_name().to_owned();
         let (entries, errors) = config.into_parts();
         let broken = errors
@@ -107,13 +110,7 @@ impl ServerSet {
             .collect();
         // Config files get `${VAR}` expanded from the process environment at every
         // (re)connect: the manager's default.
-        Self::new(
-            entries,
-            broken,
-            source_name,
-            timeout_ms,
-            ManagerOptions::new(client_options(timeout_ms)),
-        )
+        Self::new(entries, broken, source_name, settings)
     }
 
     /// One server from the command line: its values were already expanded by the user's
@@ -122,36 +119,32 @@ impl ServerSet {
         name: &str,
         config: ServerConfig,
         source_name: &str,
-        timeout_ms: Option<u64>,
+        settings: ClientSettings,
     ) -> Self {
         let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
-        Self::new(
-            entries,
-            Vec::new(),
-            source_name.to_owned(),
-            timeout_ms,
-            ManagerOptions::new(client_options(timeout_ms)),
-        )
+        Self::new(entries, Vec::new(), source_name.to_owned(), settings)
     }
 
     fn new(
         entries: BTreeMap<String, ServerEntry>,
         broken: Vec<(String, Arc<ConfigError>)>,
         source_name: String,
-        timeout_ms: Option<u64>,
-        options: ManagerOptions,
+        settings: ClientSettings,
     ) -> Self {
-        let manager = McpManager::new(options);
+        let manager = McpManager::new(ManagerOptions::new(settings.options()));
         for (name, entry) in &entries {
             // Names are the keys of a map: they cannot collide.
             let _ = manager.add_server(name.clone(), entry.clone());
         }
+        let logs = ServerLogs::start(&manager);
         Self {
             entries,
             broken,
             source_name,
-            timeout_ms,
+            settings,
             manager,
+            logs: Mutex::new(Some(logs)),
+            log_level_sent: Mutex::new(HashSet::new()),
         }
     }
 
@@ -254,8 +247,14 @@ impl ServerSet {
         };
         let live = || self.manager.client(name).filter(Client::is_connected);
         if let Some(client) = live() {
+            self.send_log_level(name, &client).await?;
             return Ok(connection(client));
         }
+        // A new connection: it has not been sent --log-level yet.
+        self.log_level_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(name);
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
@@ -277,7 +276,34 @@ impl ServerSet {
             protocol_version = %client.protocol_version(),
             "connected"
         );
+        self.send_log_level(name, &client).await?;
         Ok(connection(client))
+    }
+
+    /// `logging/setLevel` with `--log-level`, once per connection; a server without the
+    /// logging capability is told nothing, and the user is told so.
+    async fn send_log_level(&self, name: &str, client: &Client) -> Result<(), CliError> {
+        let Some(level) = self.settings.log_level else {
+            return Ok(());
+        };
+        if !self
+            .log_level_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_owned())
+        {
+            return Ok(());
+        }
+        if client.server_capabilities().logging.is_none() {
+            crate::commands::stderr_line(&format!(
+                "mcp: server \"{name}\" does not declare the logging capability: --log-level not sent"
+            ));
+            return Ok(());
+        }
+        client
+            .set_logging_level(level)
+            .await
+            .map_err(|e| CliError::client(name, e, Some(client)))
     }
 
     /// Connect to each of `names` at the same time; results in the order of `names`.
@@ -325,6 +351,10 @@ impl ServerSet {
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
         self.manager.shutdown().await;
+        let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(logs) = logs {
+            logs.stop().await;
+        }
     }
 
     /// The bound on connecting to `entry`. The manager bounds a connect by the server's
@@ -332,23 +362,12 @@ impl ServerSet {
     /// precise error; this also covers a server whose timeouts are disabled.
     fn connect_limit(&self, entry: &ServerEntry) -> Duration {
         let mut config = entry.config.clone();
-        if let Some(ms) = self.timeout_ms {
+        if let Some(ms) = self.settings.timeout_ms {
             config.timeout = Some(ms);
         }
         config
             .resolved_timeout()
             .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
-    }
-}
-
-/// The client options for every server.
-fn client_options(timeout_ms: Option<u64>) -> ClientOptions {
-    let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
-    match timeout_ms {
-        // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
-        // request, not only tools/call.
-        Some(ms) => options.with_request_timeout(Duration::from_millis(ms)),
-        None => options,
     }
 }
 
