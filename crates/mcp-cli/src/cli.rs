@@ -70,6 +70,17 @@ pub(crate) struct GlobalArgs {
     /// Servers' log messages are printed on stderr with their level and logger either way.
     #[arg(long, global = true, value_enum, value_name = "LEVEL")]
     pub log_level: Option<LogLevelArg>,
+    /// Answer every form a server asks for (elicitation) with this JSON object's fields,
+    /// without asking; URL-mode requests are declined. Without it, forms are asked on a
+    /// terminal, and elsewhere elicitation is not offered to servers.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+    /// Answer a server's sampling requests with this program (split like --stdio, no
+    /// shell): it reads the request's params as JSON on stdin and writes a
+    /// CreateMessageResult as JSON on stdout. Without it, the reply is typed on a terminal,
+    /// and elsewhere sampling is not offered to servers.
+    #[arg(long, global = true, value_name = "CMD")]
+    pub sampling_command: Option<String>,
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,

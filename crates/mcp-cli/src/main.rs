@@ -5,13 +5,16 @@
 //! [`servers`]; rendering in [`output`].
 
 mod arguments;
+mod ask;
 mod cli;
 mod client_settings;
 mod commands;
+mod elicitation;
 mod error;
 mod logging;
 mod output;
 mod progress;
+mod sampling;
 mod server_logs;
 mod servers;
 mod shell;

@@ -4,6 +4,7 @@
 mod arguments;
 mod client_features;
 mod headers;
+mod interaction;
 mod pty;
 mod signals;
 mod support;
