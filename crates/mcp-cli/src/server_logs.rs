@@ -57,7 +57,8 @@ impl ServerLogs {
     }
 }
 
-fn print(server: &str, notification: &mcp_client::ServerNotification) {
+/// Print `notification` if it is a log message.
+pub(crate) fn print(server: &str, notification: &mcp_client::ServerNotification) {
     if notification.method != mcp_types::methods::MESSAGE {
         return;
     }

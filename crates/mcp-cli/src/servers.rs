@@ -44,6 +44,8 @@ pub(crate) struct ServerSet {
     logs: Mutex<Option<ServerLogs>>,
     /// Servers whose current connection was sent `--log-level` already.
     log_level_sent: Mutex<HashSet<String>>,
+    /// Connections made by [`connect_direct`](Self::connect_direct), closed by `shutdown`.
+    direct: Mutex<Vec<Client>>,
 }
 
 /// A live connection to one server.
@@ -145,6 +147,7 @@ impl ServerSet {
             manager,
             logs: Mutex::new(Some(logs)),
             log_level_sent: Mutex::new(HashSet::new()),
+            direct: Mutex::new(Vec::new()),
         }
     }
 
@@ -306,6 +309,57 @@ impl ServerSet {
             .map_err(|e| CliError::client(name, e, Some(client)))
     }
 
+    /// A connection of its own to `name`, for a one-shot command: unlike [`connect`](
+    /// Self::connect), which goes through the manager and so lists the server's tools,
+    /// resources and prompts first, this asks the server for nothing but the handshake, so
+    /// a command requests only what it needs (`ping` lists nothing). No reconnects: the
+    /// command is over when the connection is.
+    pub(crate) async fn connect_direct(&self, name: &str) -> Result<Connection, CliError> {
+        let entry = self.entry(name)?;
+        let limit = self.connect_limit(entry);
+        // `${VAR}` expanded now for a config file's entry; a command line's as written.
+        let config = entry.resolve_from_process_env()?;
+        let mut options = self.settings.options();
+        let server = name.to_owned();
+        // The manager's hub does not see this client: print its log messages here.
+        options =
+            options.with_notification_callback(move |n| crate::server_logs::print(&server, n));
+        // Logged unexpanded: resolved values may hold secrets.
+        tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
+        let client = match tokio::time::timeout(
+            limit,
+            mcp_client::Client::connect(&config, options),
+        )
+        .await
+        {
+            Ok(Ok(client)) => client,
+            Ok(Err(e)) => return Err(CliError::client(name, e, None)),
+            Err(_) => {
+                return Err(CliError::ConnectTimeout {
+                    server: name.to_owned(),
+                    after: limit,
+                });
+            }
+        };
+        self.direct
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(client.clone());
+        tracing::info!(
+            target: "mcp::cli",
+            server = name,
+            transport = client.transport_kind(),
+            protocol_version = %client.protocol_version(),
+            "connected"
+        );
+        self.send_log_level(name, &client).await?;
+        Ok(Connection {
+            name: name.to_owned(),
+            client,
+            tool_filter: entry.tool_filter.clone(),
+        })
+    }
+
     /// Connect to each of `names` at the same time; results in the order of `names`.
     pub(crate) async fn connect_all(&self, names: &[String]) -> Vec<Result<Connection, CliError>> {
         let mut tasks = tokio::task::JoinSet::new();
@@ -350,6 +404,10 @@ impl ServerSet {
 
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
+        let direct = std::mem::take(&mut *self.direct.lock().unwrap_or_else(|p| p.into_inner()));
+        for client in direct {
+            client.close().await;
+        }
         self.manager.shutdown().await;
         let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(logs) = logs {

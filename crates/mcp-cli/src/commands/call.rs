@@ -28,13 +28,13 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
         ));
     };
     super::one(ctx, &server, async |connection| {
-        let schema = ctx
-            .servers
-            .manager()
-            .tools()
+        // The tools are listed for the input schema (and so the client knows the output
+        // schema to check the result against); nothing else is asked for.
+        let schema = super::tools::fetch(connection)
+            .await?
             .into_iter()
-            .find(|t| t.server == connection.name && t.tool.name == *tool)
-            .map(|t| t.tool.input_schema.clone());
+            .find(|t| t.name == *tool)
+            .map(|t| t.input_schema);
         // `-` reads stdin, which may block: off the async worker.
         let arguments = tokio::task::block_in_place(|| {
             crate::arguments::tool_arguments(argument_words, schema.as_ref())

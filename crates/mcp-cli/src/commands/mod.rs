@@ -121,13 +121,14 @@ async fn only(
     }
 }
 
-/// Connect to `server` only and run `f` (the caller shuts the manager down).
+/// Connect to `server` only, asking it for nothing else, and run `f` (the caller shuts
+/// the connections down).
 pub(crate) async fn one(
     ctx: &Context,
     server: &str,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
 ) -> Result<Report, CliError> {
-    f(&ctx.servers.connect(server).await?).await
+    f(&ctx.servers.connect_direct(server).await?).await
 }
 
 fn print_report(json: bool, report: Report) -> ExitCode {

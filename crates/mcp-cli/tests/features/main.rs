@@ -6,6 +6,7 @@ mod client_features;
 mod headers;
 mod interaction;
 mod pty;
+mod requests;
 mod signals;
 mod support;
 mod terminal_escapes;

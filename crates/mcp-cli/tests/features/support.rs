@@ -1,6 +1,6 @@
 //! Running the real `mcp` binary as a user would, every run bounded by a timeout.
 
-use std::io::{Read, Write};
+use std::io::{BufRead as _, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
@@ -123,4 +123,49 @@ pub fn demo_entry_with(args: &[&str]) -> Value {
     let mut all = vec!["__demo-server"];
     all.extend_from_slice(args);
     serde_json::json!({"command": exe(), "args": all})
+}
+
+/// The demo server over Streamable HTTP on 127.0.0.1, stopped when dropped.
+pub struct HttpServer {
+    child: Child,
+    pub url: String,
+}
+
+impl HttpServer {
+    /// `mcp __demo-server --http 127.0.0.1:0 EXTRA...`.
+    pub fn start(extra: &[&str]) -> Self {
+        let mut child = Command::new(exe())
+            .args(["__demo-server", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn the HTTP demo server");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let Ok(line) = rx.recv_timeout(LIMIT) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the HTTP demo server did not say where it listens");
+        };
+        let url = line
+            .trim()
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Self { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
