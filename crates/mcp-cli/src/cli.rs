@@ -18,6 +18,46 @@ Exit status:
   130 interrupted (Ctrl-C)
   143 stopped by SIGTERM, 129 by SIGHUP (the servers are shut down first, as for Ctrl-C)";
 
+/// `--help` examples of each subcommand.
+mod examples {
+    pub(super) const SERVERS: &str = "Examples:
+  mcp servers
+  mcp --config ~/.cursor/mcp.json --json servers";
+    pub(super) const TOOLS: &str = "Examples:
+  mcp tools                  # every server's tools
+  mcp tools demo             # one server's tools
+  mcp tools echo             # one tool in full (when there is one server)
+  mcp tools demo echo        # one tool in full";
+    pub(super) const CALL: &str = r#"Examples:
+  mcp call echo text=hi
+  mcp call demo add a=2 b=3
+  mcp call demo echo '{"text": "hi"}'
+  mcp call echo @args.json
+  echo '{"text": "hi"}' | mcp call echo -"#;
+    pub(super) const RESOURCES: &str = "Examples:
+  mcp resources
+  mcp --json resources demo";
+    pub(super) const READ: &str = "Examples:
+  mcp read test://static/hello
+  mcp read demo test://static/hello";
+    pub(super) const PROMPTS: &str = "Examples:
+  mcp prompts
+  mcp prompts demo";
+    pub(super) const PROMPT: &str = r#"Examples:
+  mcp prompt greet name=Ann
+  mcp prompt demo greet '{"name": "Ann"}'"#;
+    pub(super) const PING: &str = "Examples:
+  mcp ping
+  mcp --url http://127.0.0.1:8080/mcp ping";
+    pub(super) const SHELL: &str = r#"Examples:
+  mcp shell demo
+  printf 'ping demo\ncall demo echo {"text":"hi"}\n' | mcp --json shell"#;
+    pub(super) const COMPLETIONS: &str = "Examples:
+  mcp completions bash > ~/.local/share/bash-completion/completions/mcp
+  mcp completions zsh > ~/.zfunc/_mcp
+  mcp completions fish > ~/.config/fish/completions/mcp.fish";
+}
+
 /// Inspect and call MCP (Model Context Protocol) servers.
 #[derive(Debug, Parser)]
 #[command(name = "mcp", version, about, after_help = AFTER_HELP)]
@@ -32,6 +72,7 @@ pub(crate) struct Cli {
 
 /// Flags accepted before or after the subcommand.
 #[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub(crate) struct GlobalArgs {
     /// Print exactly one JSON document per command on stdout (in `shell`, one JSON line per
     /// command).
@@ -150,6 +191,7 @@ impl LogLevelArg {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Connect to every server and show its status, version, revision and counts.
+    #[command(after_help = examples::SERVERS)]
     Servers,
     /// List the tools of one server, or of all servers; or show one tool in full.
     ///
@@ -157,6 +199,7 @@ pub(crate) enum Command {
     /// tool `echo` then. With TOOL: its arguments (type, required, default, description),
     /// output schema and annotations.
     #[command(override_usage = "mcp tools [SERVER] [TOOL]")]
+    #[command(after_help = examples::TOOLS)]
     Tools {
         /// The server (all servers when omitted), then a tool to show in full.
         #[arg(value_name = "SERVER_OR_TOOL", num_args = 0..=2)]
@@ -169,24 +212,28 @@ pub(crate) enum Command {
     /// gives it (text=hi n=3 on=true tags='["a"]'). SERVER may be left out when there is
     /// only one.
     #[command(override_usage = "mcp call [SERVER] TOOL [ARGS]...")]
+    #[command(after_help = examples::CALL)]
     Call {
         /// [SERVER] TOOL [ARGS]...
         #[arg(value_name = "ARGS", required = true, num_args = 1..)]
         words: Vec<String>,
     },
     /// List a server's resources and resource templates.
+    #[command(after_help = examples::RESOURCES)]
     Resources {
         /// The server (optional when there is only one).
         server: Option<String>,
     },
     /// Read a resource.
     #[command(override_usage = "mcp read [SERVER] URI")]
+    #[command(after_help = examples::READ)]
     Read {
         /// [SERVER] URI
         #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
         words: Vec<String>,
     },
     /// List a server's prompts.
+    #[command(after_help = examples::PROMPTS)]
     Prompts {
         /// The server (optional when there is only one).
         server: Option<String>,
@@ -195,12 +242,14 @@ pub(crate) enum Command {
     ///
     /// Arguments as for `call` (a JSON object, @FILE.json, -, key=value), all strings.
     #[command(override_usage = "mcp prompt [SERVER] NAME [ARGS]...")]
+    #[command(after_help = examples::PROMPT)]
     Prompt {
         /// [SERVER] NAME [ARGS]...
         #[arg(value_name = "ARGS", required = true, num_args = 1..)]
         words: Vec<String>,
     },
     /// Check that a server answers.
+    #[command(after_help = examples::PING)]
     Ping {
         /// The server (optional when there is only one).
         server: Option<String>,
@@ -212,8 +261,26 @@ pub(crate) enum Command {
     /// `sleep MS`, `quit` (end of input also quits). Blank lines and `#` comments are
     /// skipped. With --json, each command is answered by one line: {"ok":true,"result":...}
     /// or {"ok":false,"error":{"kind":...,"message":...}}.
+    #[command(after_help = examples::SHELL)]
     Shell {
         /// Servers to connect right away (others connect on first use).
         servers: Vec<String>,
     },
+    /// Print a shell completion script for bash, zsh or fish on stdout.
+    #[command(after_help = examples::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        shell: CompletionShell,
+    },
+}
+
+/// `completions SHELL`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CompletionShell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
 }

@@ -2,6 +2,7 @@
 //! manager, so the one-shot commands and `shell` share them.
 
 pub(crate) mod call;
+pub(crate) mod completions;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
@@ -55,6 +56,10 @@ const SHUTDOWN_ON_SIGNAL: std::time::Duration = std::time::Duration::from_secs(5
 /// stop it and shut the servers down before exiting.
 pub(crate) async fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
+    // Needs no server.
+    if let Command::Completions { shell } = cli.command {
+        return completions::print(shell);
+    }
     // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
     // are installed, a signal ends mcp at once, which is right while nothing runs yet.
     let servers = match ServerSet::load(&cli.global) {
@@ -98,6 +103,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Prompt { words } => prompts::run(ctx, &words).await,
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
+        Command::Completions { shell } => return completions::print(shell),
     };
     ctx.progress.finish();
     ctx.servers.shutdown().await;

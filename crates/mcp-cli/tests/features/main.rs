@@ -4,6 +4,7 @@
 mod arguments;
 mod client_features;
 mod headers;
+mod help;
 mod interaction;
 mod pty;
 mod requests;
