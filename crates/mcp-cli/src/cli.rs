@@ -52,6 +52,16 @@ mod examples {
     pub(super) const SHELL: &str = r#"Examples:
   mcp shell demo
   printf 'ping demo\ncall demo echo {"text":"hi"}\n' | mcp --json shell"#;
+    pub(super) const TEMPLATES: &str = "Examples:
+  mcp templates
+  mcp --json templates demo";
+    pub(super) const COMPLETE: &str = "Examples:
+  mcp complete --prompt greet name a          # values for the prompt argument `name`
+  mcp complete demo --template 'test://items/{id}' id
+  mcp complete --prompt greet name --context lang=en";
+    pub(super) const WATCH: &str = "Examples:
+  mcp watch test://static/hello
+  mcp --json watch demo test://static/hello   # one JSON line per update";
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
@@ -265,6 +275,46 @@ pub(crate) enum Command {
     Shell {
         /// Servers to connect right away (others connect on first use).
         servers: Vec<String>,
+    },
+    /// List a server's resource templates only.
+    #[command(after_help = examples::TEMPLATES)]
+    Templates {
+        /// The server (optional when there is only one).
+        server: Option<String>,
+    },
+    /// Complete an argument of a prompt or of a resource template (completion/complete).
+    ///
+    /// Prints the values the server suggests for ARGUMENT, given what is typed so far
+    /// (VALUE, default empty), one per line.
+    #[command(
+        override_usage = "mcp complete [SERVER] (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE]",
+        after_help = examples::COMPLETE
+    )]
+    Complete {
+        /// The prompt whose argument to complete.
+        #[arg(
+            long,
+            value_name = "NAME",
+            required_unless_present = "template",
+            conflicts_with = "template"
+        )]
+        prompt: Option<String>,
+        /// The resource template whose variable to complete.
+        #[arg(long, value_name = "URI_TEMPLATE")]
+        template: Option<String>,
+        /// An argument already chosen, as NAME=VALUE (repeatable), sent as context.
+        #[arg(long, value_name = "NAME=VALUE")]
+        context: Vec<String>,
+        /// [SERVER] ARGUMENT [VALUE]
+        #[arg(value_name = "ARGS", required = true, num_args = 1..=3)]
+        words: Vec<String>,
+    },
+    /// Subscribe to a resource and print it each time it changes, until interrupted.
+    #[command(override_usage = "mcp watch [SERVER] URI", after_help = examples::WATCH)]
+    Watch {
+        /// [SERVER] URI
+        #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
+        words: Vec<String>,
     },
     /// Print a shell completion script for bash, zsh or fish on stdout.
     #[command(after_help = examples::COMPLETIONS)]

@@ -87,6 +87,20 @@ pub(crate) enum CliError {
         /// The tools it lists.
         known: String,
     },
+    /// The server lacks what the command needs.
+    #[error("server \"{server}\": does not support {what}")]
+    Unsupported {
+        /// The server.
+        server: String,
+        /// What it lacks.
+        what: String,
+    },
+    /// The server closed the connection while a command waited on it.
+    #[error("server \"{server}\": closed the connection")]
+    Closed {
+        /// The server.
+        server: String,
+    },
     /// The tool answered with `isError: true` (its content was printed).
     #[error("server \"{server}\": tool \"{tool}\" reported an error")]
     ToolError {
@@ -199,6 +213,8 @@ impl CliError {
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::UnknownTool { .. } => "unknown_tool",
+            Self::Unsupported { .. } => "unsupported",
+            Self::Closed { .. } => "closed",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
             Self::Untrusted { .. } => "untrusted",
@@ -217,6 +233,8 @@ impl CliError {
             | Self::ConnectTimeout { server, .. }
             | Self::ToolFiltered { server, .. }
             | Self::UnknownTool { server, .. }
+            | Self::Unsupported { server, .. }
+            | Self::Closed { server, .. }
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
             | Self::Untrusted { .. }

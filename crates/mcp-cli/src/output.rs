@@ -214,20 +214,29 @@ pub(crate) fn resources(resources: &[Resource], templates: &[ResourceTemplate]) 
     );
     if !templates.is_empty() {
         out.push_str("templates:\n");
-        out.push_str(&table(
-            templates.iter().map(|t| {
-                (
-                    t.uri_template.clone(),
-                    summary(
-                        t.title.as_deref().or(Some(&t.name)),
-                        t.description.as_deref(),
-                    ),
-                )
-            }),
-            "  ",
-        ));
+        out.push_str(&template_table(templates, "  "));
     }
     out
+}
+
+/// Resource templates alone.
+pub(crate) fn templates(templates: &[ResourceTemplate]) -> String {
+    template_table(templates, "")
+}
+
+fn template_table(templates: &[ResourceTemplate], indent: &str) -> String {
+    table(
+        templates.iter().map(|t| {
+            (
+                t.uri_template.clone(),
+                summary(
+                    t.title.as_deref().or(Some(&t.name)),
+                    t.description.as_deref(),
+                ),
+            )
+        }),
+        indent,
+    )
 }
 
 /// Prompts with their arguments (`*` = required).

@@ -58,7 +58,13 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
             list(ctx, "resourceTemplates", resources::templates(), &params)
         }
         "resources/read" => resources::read(&params),
-        "resources/subscribe" => resources::subscribe(&ctx.core, &params, true),
+        "resources/subscribe" => resources::subscribe(&ctx.core, &params, true).inspect(|_| {
+            if ctx.core.options.updated_on_subscribe {
+                let uri = params.get("uri").cloned().unwrap_or(Value::Null);
+                ctx.sink
+                    .notification("notifications/resources/updated", &json!({"uri": uri}));
+            }
+        }),
         "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
         "prompts/list" => list(ctx, "prompts", prompts::list(), &params),
         "prompts/get" => prompts::get(&params),

@@ -160,6 +160,11 @@ pub struct ServerOptions {
     /// Legacy SSE fault: accept POSTs for unknown session ids with 202 and never answer.
     #[arg(long)]
     pub unknown_session_silent: bool,
+
+    /// Send `notifications/resources/updated` for a resource right after a client
+    /// subscribes to it (for clients that watch resources).
+    #[arg(long)]
+    pub updated_on_subscribe: bool,
 }
 
 /// The bearer token `--require-bearer` demands; `Debug` does not show it.

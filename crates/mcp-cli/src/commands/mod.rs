@@ -2,12 +2,14 @@
 //! manager, so the one-shot commands and `shell` share them.
 
 pub(crate) mod call;
+pub(crate) mod complete;
 pub(crate) mod completions;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
 pub(crate) mod status;
 pub(crate) mod tools;
+pub(crate) mod watch;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -104,6 +106,20 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
+        Command::Templates { server } => {
+            only(ctx, server, async |c| resources::templates(c).await).await
+        }
+        Command::Complete {
+            prompt,
+            template,
+            context,
+            words,
+        } => complete::run(ctx, prompt, template, &context, &words).await,
+        Command::Watch { words } => match ctx.servers.pick(&words, 1) {
+            Ok((server, [uri])) => watch::run(ctx, json, &server, uri).await,
+            Ok(_) => Err(CliError::Usage("watch: expected [SERVER] URI".into())),
+            Err(e) => Err(e),
+        },
     };
     ctx.progress.finish();
     ctx.servers.shutdown().await;

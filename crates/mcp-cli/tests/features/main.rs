@@ -8,6 +8,7 @@ mod help;
 mod interaction;
 mod pty;
 mod requests;
+mod resources;
 mod signals;
 mod support;
 mod terminal_escapes;
