@@ -87,6 +87,14 @@ pub(crate) enum CliError {
         /// The tools it lists.
         known: String,
     },
+    /// An error with a sentence that leads to the fix (see `hints.rs`).
+    #[error("{error}; {hint}")]
+    Explained {
+        /// The error.
+        error: Box<CliError>,
+        /// What to do about it.
+        hint: String,
+    },
     /// The server lacks what the command needs.
     #[error("server \"{server}\": does not support {what}")]
     Unsupported {
@@ -205,6 +213,7 @@ impl CliError {
     /// A short, stable name for `--json` output.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
+            Self::Explained { error, .. } => error.kind(),
             Self::Config(_) => "config",
             Self::UnknownServer { .. } => "unknown_server",
             Self::Disabled { .. } => "disabled",
@@ -226,6 +235,7 @@ impl CliError {
     /// The server this is about, if any.
     pub(crate) fn server(&self) -> Option<&str> {
         match self {
+            Self::Explained { error, .. } => error.server(),
             Self::Config(e) => e.server(),
             Self::UnknownServer { name, .. } | Self::Disabled { name, .. } => Some(name),
             Self::Client { server, .. }
@@ -249,6 +259,7 @@ impl CliError {
     /// The exit status this error means.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
+            Self::Explained { error, .. } => error.exit_code(),
             Self::ToolError { .. } => EXIT_TOOL_ERROR,
             Self::Usage(_) => EXIT_USAGE,
             Self::Interrupted => EXIT_INTERRUPTED,
@@ -259,7 +270,15 @@ impl CliError {
 
     /// The message on one line: multi-line parts (a stderr tail) are joined with " | ".
     pub(crate) fn one_line(&self) -> String {
-        one_line(&self.to_string())
+        match self {
+            // A timeout anywhere (a call, a read) says how to allow more time.
+            Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
+                one_line(&format!(
+                    "{self}; the server may just be slow: raise the limit with --timeout MS (0 disables it)"
+                ))
+            }
+            _ => one_line(&self.to_string()),
+        }
     }
 
     /// `{"kind": ..., "message": ..., "server": ...}` for `--json`.

@@ -11,6 +11,7 @@ mod client_settings;
 mod commands;
 mod elicitation;
 mod error;
+mod hints;
 mod logging;
 mod output;
 mod progress;

@@ -261,10 +261,13 @@ impl ServerSet {
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
-        bounded(name, limit, self.manager.connect_server(name)).await?;
-        if live().is_none() {
+        let mut connected = bounded(name, limit, self.manager.connect_server(name)).await;
+        if connected.is_ok() && live().is_none() {
             // Connected but already dead, and the manager has not noticed yet: replace it.
-            bounded(name, limit, self.manager.reconnect_server(name)).await?;
+            connected = bounded(name, limit, self.manager.reconnect_server(name)).await;
+        }
+        if let Err(e) = connected {
+            return Err(self.explain(entry, e).await);
         }
         let client = live().ok_or_else(|| {
             CliError::from(ManagerError::NotConnected {
@@ -319,27 +322,26 @@ impl ServerSet {
         let limit = self.connect_limit(entry);
         // `${VAR}` expanded now for a config file's entry; a command line's as written.
         let config = entry.resolve_from_process_env()?;
-        let mut options = self.settings.options();
+        let plain = self.settings.options();
         let server = name.to_owned();
         // The manager's hub does not see this client: print its log messages here.
-        options =
-            options.with_notification_callback(move |n| crate::server_logs::print(&server, n));
+        let options = plain
+            .clone()
+            .with_notification_callback(move |n| crate::server_logs::print(&server, n));
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
-        let client = match tokio::time::timeout(
-            limit,
-            mcp_client::Client::connect(&config, options),
-        )
-        .await
-        {
-            Ok(Ok(client)) => client,
-            Ok(Err(e)) => return Err(CliError::client(name, e, None)),
-            Err(_) => {
-                return Err(CliError::ConnectTimeout {
-                    server: name.to_owned(),
-                    after: limit,
-                });
-            }
+        let connected = tokio::time::timeout(limit, mcp_client::Client::connect(&config, options));
+        let error = match connected.await {
+            Ok(Ok(client)) => Ok(client),
+            Ok(Err(e)) => Err(CliError::client(name, e, None)),
+            Err(_) => Err(CliError::ConnectTimeout {
+                server: name.to_owned(),
+                after: limit,
+            }),
+        };
+        let client = match error {
+            Ok(client) => client,
+            Err(e) => return Err(crate::hints::explain(e, &config, &plain).await),
         };
         self.direct
             .lock()
@@ -395,11 +397,22 @@ impl ServerSet {
             results.push(match outcome {
                 // Connected: what is left (a dead connection) is `connect`'s to handle.
                 Some(Ok(())) => self.connect(name).await,
-                Some(Err(e)) => Err(e),
+                Some(Err(e)) => match self.entries.get(name) {
+                    Some(entry) => Err(self.explain(entry, e).await),
+                    None => Err(e),
+                },
                 None => Err(CliError::Interrupted),
             });
         }
         results
+    }
+
+    /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
+    async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
+        match entry.resolve_from_process_env() {
+            Ok(config) => crate::hints::explain(error, &config, &self.settings.options()).await,
+            Err(_) => error,
+        }
     }
 
     /// Close every connection gracefully and stop reconnecting.

@@ -829,7 +829,10 @@ fn ctrl_c_stops_a_call_and_exits_130() {
         }
     };
     assert_eq!(status.code(), Some(130));
-    seen.extend(rx.try_iter());
+    // Everything mcp wrote: the reader ends at end of file, once mcp has exited.
+    while let Ok(line) = rx.recv_timeout(LIMIT) {
+        seen.push(line);
+    }
     assert_eq!(
         seen.last().map(String::as_str),
         Some("mcp: interrupted"),

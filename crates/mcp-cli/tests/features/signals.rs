@@ -103,7 +103,10 @@ fn stop_with(signal: &str, code: i32, message: &str) {
             .args(["-KILL", &grandchild.to_string()])
             .status();
     }
-    seen.extend(rx.try_iter());
+    // Everything mcp wrote: the reader ends at end of file, once mcp has exited.
+    while let Ok(line) = rx.recv_timeout(LIMIT) {
+        seen.push(line);
+    }
     assert!(
         !orphaned,
         "SIG{signal} left the server's process group running"
