@@ -350,7 +350,7 @@ fn shell_answers_each_line_and_reuses_one_connection() {
     ]
     .join("\n");
     let run = mcp_in(dir.path(), &["--json", "shell", "demo"], &script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "some commands failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()
@@ -391,7 +391,7 @@ fn shell_in_text_mode_prints_results_and_errors_and_quits() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo echo {\"text\": \"first\"}\ncall demo nope\nquit\ncall demo echo {\"text\": \"never\"}\n";
     let run = mcp_in(dir.path(), &["shell"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "a command failed: {run:?}");
     assert_eq!(run.stdout, "first\n");
     assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
     assert!(run.stderr.starts_with(r#"mcp: server "demo": "#), "{run:?}");
@@ -742,7 +742,7 @@ fn shell_reconnects_after_the_server_died() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo crash {\"code\": 1}\ncall demo echo {\"text\": \"back\"}\n";
     let run = mcp_in(dir.path(), &["--json", "shell"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "the crash failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()
@@ -870,7 +870,7 @@ fn shell_reconnects_for_every_kind_of_command_after_the_server_died() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo crash {\"code\": 1}\nping demo\ncall demo crash {\"code\": 1}\ntools demo\nread demo test://static/hello\n";
     let run = mcp_in(dir.path(), &["--json", "shell", "demo"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "the crashes failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()

@@ -10,6 +10,7 @@ mod interaction;
 mod pty;
 mod requests;
 mod resources;
+mod shell;
 mod signals;
 mod support;
 mod terminal_escapes;

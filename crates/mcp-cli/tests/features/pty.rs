@@ -75,6 +75,11 @@ impl Terminal {
             .expect("type");
     }
 
+    /// Type `keys` as they are (escape sequences, control characters).
+    pub fn type_raw(&mut self, keys: &str) {
+        self.input.write_all(keys.as_bytes()).expect("type");
+    }
+
     /// Wait (bounded) for `mcp` to exit; its exit code and the whole screen.
     pub fn finish(mut self) -> (i32, String) {
         let status = match self.child.wait_timeout(LIMIT).expect("wait") {
