@@ -17,6 +17,8 @@ use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
 pub(crate) const DEMO_SERVER_ARG: &str = "__demo-server";
+/// `MCP_DEMO_ALL_TOOLS=1` lists the demo server's fault-injection tools too.
+const DEMO_ALL_TOOLS_ENV: &str = "MCP_DEMO_ALL_TOOLS";
 /// The name of the bundled demo server.
 pub(crate) const DEMO_NAME: &str = "demo";
 /// The name of a server given with `--stdio` or `--url`.
@@ -96,7 +98,12 @@ impl ServerSet {
             }
             None => {
                 let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-                let config = ServerConfig::stdio(exe.display().to_string(), [DEMO_SERVER_ARG]);
+                // Its fault-injection tools are listed only when asked for.
+                let mut args = vec![DEMO_SERVER_ARG];
+                if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
+                    args.push("--hide-test-tools");
+                }
+                let config = ServerConfig::stdio(exe.display().to_string(), args);
                 let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
                 Ok(Self::verbatim(DEMO_NAME, config, source, settings))
             }

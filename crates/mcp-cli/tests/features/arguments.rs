@@ -118,3 +118,16 @@ fn one_tool_is_shown_in_full() {
         "{missing:?}"
     );
 }
+
+#[test]
+fn the_demo_lists_its_fault_tools_only_when_asked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plain = mcp_in(dir.path(), &["tools"], "");
+    assert!(plain.stdout.contains("  echo "), "{plain:?}");
+    assert!(!plain.stdout.contains("crash"), "{plain:?}");
+    let all = crate::support::mcp_env(dir.path(), &["tools"], "", &[("MCP_DEMO_ALL_TOOLS", "1")]);
+    assert!(all.stdout.contains("  crash "), "{all:?}");
+    // Hidden, not gone.
+    let crash = mcp_in(dir.path(), &["call", "crash", "code=3"], "");
+    assert_eq!(crash.code(), 1, "{crash:?}");
+}
