@@ -62,6 +62,12 @@ mod examples {
     pub(super) const WATCH: &str = "Examples:
   mcp watch test://static/hello
   mcp --json watch demo test://static/hello   # one JSON line per update";
+    pub(super) const ADD: &str = "Examples:
+  mcp add git -- uvx mcp-server-git --repository .
+  mcp add docs --url https://example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
+  mcp --config ~/.cursor/mcp.json add fs -- npx -y @modelcontextprotocol/server-filesystem .";
+    pub(super) const REMOVE: &str = "Examples:
+  mcp remove git";
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
@@ -315,6 +321,27 @@ pub(crate) enum Command {
         /// [SERVER] URI
         #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
         words: Vec<String>,
+    },
+    /// Add a server to ./.mcp.json (or the --config file), keeping its comments and format.
+    ///
+    /// The server is the command after `--`, or --url URL (with --header and --transport).
+    /// A new ./.mcp.json is created when there is none.
+    #[command(
+        override_usage = "mcp add NAME -- CMD [ARGS]...\n       mcp add NAME --url URL [--header 'NAME: VALUE']...",
+        after_help = examples::ADD
+    )]
+    Add {
+        /// The server's name.
+        name: String,
+        /// The command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Remove a server from ./.mcp.json (or the --config file), keeping the rest as it is.
+    #[command(after_help = examples::REMOVE)]
+    Remove {
+        /// The server's name.
+        name: String,
     },
     /// Print a shell completion script for bash, zsh or fish on stdout.
     #[command(after_help = examples::COMPLETIONS)]

@@ -95,6 +95,9 @@ pub(crate) enum CliError {
         /// What to do about it.
         hint: String,
     },
+    /// `add` or `remove` could not edit the config file.
+    #[error("{0}")]
+    EditConfig(String),
     /// The server lacks what the command needs.
     #[error("server \"{server}\": does not support {what}")]
     Unsupported {
@@ -214,7 +217,7 @@ impl CliError {
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Self::Explained { error, .. } => error.kind(),
-            Self::Config(_) => "config",
+            Self::Config(_) | Self::EditConfig(_) => "config",
             Self::UnknownServer { .. } => "unknown_server",
             Self::Disabled { .. } => "disabled",
             Self::Client { source, .. } => source.kind(),
@@ -247,6 +250,7 @@ impl CliError {
             | Self::Closed { server, .. }
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
+            | Self::EditConfig(_)
             | Self::Untrusted { .. }
             | Self::Interrupted
             | Self::Stopped(_)

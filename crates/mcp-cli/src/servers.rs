@@ -465,7 +465,7 @@ async fn bounded(
 }
 
 /// `--header 'Name: value'`: a header name (an HTTP token) and its value, trimmed.
-fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
+pub(crate) fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
     let (name, value) = text.split_once(':').ok_or_else(|| {
         CliError::Usage("--header: expected 'Name: value', with a colon after the name".into())
     })?;

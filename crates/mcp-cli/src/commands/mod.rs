@@ -4,6 +4,7 @@
 pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
+pub(crate) mod edit;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
@@ -59,8 +60,11 @@ const SHUTDOWN_ON_SIGNAL: std::time::Duration = std::time::Duration::from_secs(5
 pub(crate) async fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
     // Needs no server.
-    if let Command::Completions { shell } = cli.command {
-        return completions::print(shell);
+    match &cli.command {
+        Command::Completions { shell } => return completions::print(*shell),
+        Command::Add { name, command } => return edit::add(&cli.global, name, command),
+        Command::Remove { name } => return edit::remove(&cli.global, name),
+        _ => {}
     }
     // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
     // are installed, a signal ends mcp at once, which is right while nothing runs yet.
@@ -106,6 +110,9 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
+        Command::Add { .. } | Command::Remove { .. } => {
+            return print_error(json, &CliError::Usage("add/remove need no server".into()));
+        }
         Command::Templates { server } => {
             only(ctx, server, async |c| resources::templates(c).await).await
         }

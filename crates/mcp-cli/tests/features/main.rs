@@ -3,6 +3,7 @@
 
 mod arguments;
 mod client_features;
+mod edit;
 mod errors;
 mod headers;
 mod help;
