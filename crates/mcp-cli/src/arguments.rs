@@ -60,8 +60,11 @@ pub(crate) fn prompt_arguments(
     Ok(arguments)
 }
 
+/// A JSON object of arguments, if one was given.
+type Base = Option<Map<String, Value>>;
+
 /// The JSON object given first (literally, `@FILE` or `-`), and the `key=value` words.
-fn split_base(words: &[String]) -> Result<(Option<Map<String, Value>>, &[String]), CliError> {
+fn split_base(words: &[String]) -> Result<(Base, &[String]), CliError> {
     let Some((first, rest)) = words.split_first() else {
         return Ok((None, words));
     };

@@ -230,8 +230,8 @@ pub(crate) enum Command {
     #[command(override_usage = "mcp call [SERVER] TOOL [ARGS]...")]
     #[command(after_help = examples::CALL)]
     Call {
-        /// [SERVER] TOOL [ARGS]...
-        #[arg(value_name = "ARGS", required = true, num_args = 1..)]
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] TOOL [ARGS]...", value_name = "ARGS", required = true, num_args = 1..)]
         words: Vec<String>,
     },
     /// List a server's resources and resource templates.
@@ -244,8 +244,8 @@ pub(crate) enum Command {
     #[command(override_usage = "mcp read [SERVER] URI")]
     #[command(after_help = examples::READ)]
     Read {
-        /// [SERVER] URI
-        #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] URI", value_name = "ARGS", required = true, num_args = 1..=2)]
         words: Vec<String>,
     },
     /// List a server's prompts.
@@ -260,8 +260,8 @@ pub(crate) enum Command {
     #[command(override_usage = "mcp prompt [SERVER] NAME [ARGS]...")]
     #[command(after_help = examples::PROMPT)]
     Prompt {
-        /// [SERVER] NAME [ARGS]...
-        #[arg(value_name = "ARGS", required = true, num_args = 1..)]
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] NAME [ARGS]...", value_name = "ARGS", required = true, num_args = 1..)]
         words: Vec<String>,
     },
     /// Check that a server answers.
@@ -311,15 +311,15 @@ pub(crate) enum Command {
         /// An argument already chosen, as NAME=VALUE (repeatable), sent as context.
         #[arg(long, value_name = "NAME=VALUE")]
         context: Vec<String>,
-        /// [SERVER] ARGUMENT [VALUE]
-        #[arg(value_name = "ARGS", required = true, num_args = 1..=3)]
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] ARGUMENT [VALUE]", value_name = "ARGS", required = true, num_args = 1..=3)]
         words: Vec<String>,
     },
     /// Subscribe to a resource and print it each time it changes, until interrupted.
     #[command(override_usage = "mcp watch [SERVER] URI", after_help = examples::WATCH)]
     Watch {
-        /// [SERVER] URI
-        #[arg(value_name = "ARGS", required = true, num_args = 1..=2)]
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] URI", value_name = "ARGS", required = true, num_args = 1..=2)]
         words: Vec<String>,
     },
     /// Add a server to ./.mcp.json (or the --config file), keeping its comments and format.
