@@ -439,13 +439,23 @@ impl ServerSet {
     /// timeout, and the handshake's own request timeout usually fires first with the
     /// precise error; this also covers a server whose timeouts are disabled.
     fn connect_limit(&self, entry: &ServerEntry) -> Duration {
+        self.timeout_of(entry)
+            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
+    }
+
+    /// The request timeout of `entry`: `--timeout`, else `MCP_TIMEOUT_MS`, else its
+    /// configured `timeout`, else the default; `None` when disabled.
+    fn timeout_of(&self, entry: &ServerEntry) -> Option<Duration> {
         let mut config = entry.config.clone();
         if let Some(ms) = self.settings.timeout_ms {
             config.timeout = Some(ms);
         }
-        config
-            .resolved_timeout()
-            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
+        config.resolved_timeout()
+    }
+
+    /// The request timeout of server `name` (see [`timeout_of`](Self::timeout_of)).
+    pub(crate) fn request_timeout(&self, name: &str) -> Option<Duration> {
+        self.entries.get(name).and_then(|e| self.timeout_of(e))
     }
 }
 

@@ -55,6 +55,24 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// How many request timeouts a call that keeps reporting progress may last in all.
+const PROGRESS_EXTENSION: u32 = 10;
+
+/// The call's options: progress shown on a terminal, and each progress notification
+/// restarting the timeout, up to [`PROGRESS_EXTENSION`] timeouts in all, so a long task
+/// that says it is alive is not cut off, and a stuck one still is.
+fn with_progress_extension(ctx: &Context, server: &str) -> RequestOptions {
+    let mut options = ctx.progress.attach(RequestOptions::new());
+    if let Some(timeout) = ctx.servers.request_timeout(server).filter(|t| !t.is_zero()) {
+        options = options.with_reset_timeout_on_progress(timeout * PROGRESS_EXTENSION);
+        if !ctx.progress.is_shown() {
+            // A progress callback is what asks the server for progress (a progressToken).
+            options = options.with_progress(|_| {});
+        }
+    }
+    options
+}
+
 /// Call `tool`; a result with `isError: true` is printed and exits with status 2.
 pub(crate) async fn call(
     ctx: &Context,
@@ -69,7 +87,7 @@ pub(crate) async fn call(
         });
     }
     // `--timeout` reaches this call through the client's request timeout (see servers.rs).
-    let options = ctx.progress.attach(RequestOptions::new());
+    let options = with_progress_extension(ctx, &connection.name);
     let manager = ctx.servers.manager();
     let listed = manager
         .tools()

@@ -94,3 +94,31 @@ fn roots_are_declared_only_when_given_and_answered_as_file_uris() {
         "{missing:?}"
     );
 }
+
+#[test]
+fn progress_extends_the_timeout_up_to_ten_timeouts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 1.5 s of work with a progress notification every 150 ms: each one restarts the
+    // 500 ms timeout.
+    let alive = mcp_in(
+        dir.path(),
+        &["--timeout", "500", "call", "slow", "ms=1500", "steps=10"],
+        "",
+    );
+    assert_eq!(
+        (alive.code(), alive.stdout.as_str()),
+        (0, "done\n"),
+        "{alive:?}"
+    );
+    // Still reporting progress, but past ten timeouts (10 × 200 ms): cut off.
+    let endless = mcp_in(
+        dir.path(),
+        &["--timeout", "200", "call", "slow", "ms=6000", "steps=60"],
+        "",
+    );
+    assert_eq!(endless.code(), 1, "{endless:?}");
+    assert!(
+        endless.stderr.contains("timed out after 2000 ms"),
+        "{endless:?}"
+    );
+}
