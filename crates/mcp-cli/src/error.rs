@@ -285,11 +285,24 @@ impl CliError {
         }
     }
 
-    /// `{"kind": ..., "message": ..., "server": ...}` for `--json`.
+    /// The JSON-RPC error code, when the server answered with an error.
+    pub(crate) fn rpc_code(&self) -> Option<i64> {
+        match self {
+            Self::Client { source, .. } => source.rpc().map(|e| e.code),
+            Self::Explained { error, .. } => error.rpc_code(),
+            _ => None,
+        }
+    }
+
+    /// `{"kind": ..., "message": ..., "server": ..., "code": ...}` for `--json`; `code` is
+    /// the JSON-RPC error code when the server answered with an error.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         let mut value = serde_json::json!({"kind": self.kind(), "message": self.one_line()});
         if let Some(server) = self.server() {
             value["server"] = server.into();
+        }
+        if let Some(code) = self.rpc_code() {
+            value["code"] = code.into();
         }
         value
     }

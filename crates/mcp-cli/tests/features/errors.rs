@@ -72,3 +72,18 @@ fn a_missing_command_says_to_check_the_path() {
     assert_eq!(run.code(), 1, "{run:?}");
     assert!(run.stderr.contains("that it is on PATH"), "{run:?}");
 }
+
+#[test]
+fn json_errors_carry_the_json_rpc_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = mcp_in(dir.path(), &["--json", "read", "test://nosuch"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.json()["error"]["kind"], "rpc", "{run:?}");
+    assert_eq!(
+        run.json()["error"]["code"],
+        -32002,
+        "resource not found: {run:?}"
+    );
+    let usage = mcp_in(dir.path(), &["--json", "call", "echo", "[1]"], "");
+    assert!(usage.json()["error"].get("code").is_none(), "{usage:?}");
+}
