@@ -34,7 +34,8 @@ pub enum Step {
     Doc,
     /// Each library crate checked alone with `--no-default-features`.
     NoDefaultFeatures,
-    /// `cargo deny --offline check licenses bans sources`
+    /// `cargo fetch --locked` (every target's crates), then
+    /// `cargo deny --offline check licenses bans sources`.
     Deny,
 }
 
@@ -87,15 +88,16 @@ impl fmt::Display for Step {
     }
 }
 
-/// Runs every step not in `skip`, printing a header and the elapsed time for each, then a
-/// timing summary. Stops at the first failing step.
-pub fn ci(env: &Env, skip: &[Step]) -> Result<()> {
+/// Runs every step not in `skip` (and, when `only` is not empty, in `only`), printing a
+/// header and the elapsed time for each, then a timing summary. Stops at the first failing
+/// step.
+pub fn ci(env: &Env, skip: &[Step], only: &[Step]) -> Result<()> {
     let started = Instant::now();
     let mut timings: Vec<(Step, Option<Duration>)> = Vec::new();
     for (index, step) in Step::ALL.into_iter().enumerate() {
         let number = index + 1;
         let total = Step::ALL.len();
-        if skip.contains(&step) {
+        if !selected(step, skip, only) {
             eprintln!("\n==> [{number}/{total}] {step}: skipped");
             timings.push((step, None));
             continue;
@@ -120,6 +122,11 @@ pub fn ci(env: &Env, skip: &[Step]) -> Result<()> {
     print_summary(&timings, started.elapsed());
     eprintln!("ci: all steps passed");
     Ok(())
+}
+
+/// Whether `step` runs: not skipped, and listed in `only` unless `only` is empty.
+fn selected(step: Step, skip: &[Step], only: &[Step]) -> bool {
+    !skip.contains(&step) && (only.is_empty() || only.contains(&step))
 }
 
 fn print_summary(timings: &[(Step, Option<Duration>)], total: Duration) {
@@ -198,12 +205,37 @@ fn no_default_features_step(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// What the deny step says before installing cargo-deny: what, why, and how long.
+const DENY_INSTALL_NOTICE: &str = "\
+cargo-deny is not installed. The deny step needs it to check the licenses, banned crates and
+sources of every dependency against deny.toml. Installing it now, once, into cargo's bin
+directory: `cargo install --locked cargo-deny`, built from source from crates.io; this takes
+a few minutes (4 minutes of CPU time: about 2 to 5 minutes on 2 cores); later runs find it
+and skip this.";
+
+/// `cargo deny --offline check licenses bans sources`, on a machine that may have fetched
+/// nothing yet.
+///
+/// cargo-deny reads the whole dependency graph of every target (Windows- and macOS-only
+/// crates too), and `--offline` forbids it from downloading any of them: on a fresh clone
+/// whose builds fetched only this platform's crates it fails with "failed to download
+/// windows-sys". `cargo fetch --locked` downloads every target's crates first (a no-op
+/// when they are there), so the step passes as typed on a fresh machine; `.ci/run` proves
+/// that by running this step with an empty `CARGO_HOME`.
 fn deny_step(env: &Env) -> Result<()> {
     if !env.cargo_succeeds(&["deny", "--version"]) {
-        eprintln!("cargo-deny not installed: installing it");
-        run(&mut env.cargo(["install", "--locked", "cargo-deny"]))
-            .context("installing cargo-deny")?;
+        eprintln!("{DENY_INSTALL_NOTICE}");
+        // A release build without LTO and with many codegen units takes a fraction of the
+        // time; cargo-deny does nothing heavy enough to need the optimisation.
+        run(env
+            .cargo(["install", "--locked", "cargo-deny"])
+            .env("CARGO_PROFILE_RELEASE_LTO", "off")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"))
+        .context("installing cargo-deny")?;
     }
+    eprintln!("fetching the crates of every target, which cargo deny reads (--offline)");
+    run(&mut env.cargo(["fetch", "--locked"]))
+        .context("downloading the dependencies cargo deny checks")?;
     // The advisory database cannot be fetched here, hence `--offline` and no `advisories`.
     run(&mut env.cargo(["deny", "--offline", "check", "licenses", "bans", "sources"]))
 }
@@ -230,6 +262,20 @@ mod tests {
         for step in Step::ALL {
             assert_eq!(Step::from_str(&step.to_string(), false), Ok(step));
         }
+    }
+
+    #[test]
+    fn only_runs_the_listed_steps_and_skip_still_wins() {
+        let run = |skip: &[Step], only: &[Step]| -> Vec<Step> {
+            Step::ALL
+                .into_iter()
+                .filter(|s| selected(*s, skip, only))
+                .collect()
+        };
+        assert_eq!(run(&[], &[]), Step::ALL);
+        assert_eq!(run(&[], &[Step::Deny]), [Step::Deny]);
+        assert_eq!(run(&[Step::Deny], &[Step::Deny, Step::Fmt]), [Step::Fmt]);
+        assert_eq!(run(&[Step::Test], &[]).len(), Step::ALL.len() - 1);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Project commands, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 //!
 //! - `cargo xtask ci`: everything CI checks, in order (see [`ci::Step`]); `--skip <step>`
-//!   leaves steps out locally.
+//!   leaves steps out locally, `--only <step>` runs just that one.
 //! - `cargo xtask layering`: only the crate layering rule (see `docs/architecture.md`).
 //! - `cargo xtask conformance`: the official MCP client conformance suite, one scenario at
 //!   a time (see `docs/conformance.md`).
@@ -41,6 +41,9 @@ enum Command {
         /// Leave a step out (repeatable), e.g. `--skip deny --skip doc`.
         #[arg(long, value_name = "STEP")]
         skip: Vec<Step>,
+        /// Run only this step (repeatable), e.g. `--only deny`; the others are skipped.
+        #[arg(long, value_name = "STEP")]
+        only: Vec<Step>,
     },
     /// Check that every crate depends only on lower layers.
     Layering,
@@ -66,7 +69,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let env = Env::detect();
     let result = match cli.command {
-        Command::Ci { skip } => ci::ci(&env, &skip),
+        Command::Ci { skip, only } => ci::ci(&env, &skip, &only),
         Command::Layering => ci::layering_step(&env),
         Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
         Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),

@@ -15,7 +15,64 @@ Exit status:
   1   the command failed (configuration, connection, protocol, timeout or server error)
   2   the tool ran and reported an error (isError: true)
   64  the command line is wrong (unknown flag, bad ARGS_JSON)
-  130 interrupted (Ctrl-C)";
+  130 interrupted (Ctrl-C)
+  143 stopped by SIGTERM, 129 by SIGHUP (the servers are shut down first, as for Ctrl-C)";
+
+/// `--help` examples of each subcommand.
+mod examples {
+    pub(super) const SERVERS: &str = "Examples:
+  mcp servers
+  mcp --config ~/.cursor/mcp.json --json servers";
+    pub(super) const TOOLS: &str = "Examples:
+  mcp tools                  # every server's tools
+  mcp tools demo             # one server's tools
+  mcp tools echo             # one tool in full (when there is one server)
+  mcp tools demo echo        # one tool in full";
+    pub(super) const CALL: &str = r#"Examples:
+  mcp call echo text=hi
+  mcp call demo add a=2 b=3
+  mcp call demo echo '{"text": "hi"}'
+  mcp call echo @args.json
+  echo '{"text": "hi"}' | mcp call echo -"#;
+    pub(super) const RESOURCES: &str = "Examples:
+  mcp resources
+  mcp --json resources demo";
+    pub(super) const READ: &str = "Examples:
+  mcp read test://static/hello
+  mcp read demo test://static/hello";
+    pub(super) const PROMPTS: &str = "Examples:
+  mcp prompts
+  mcp prompts demo";
+    pub(super) const PROMPT: &str = r#"Examples:
+  mcp prompt greet name=Ann
+  mcp prompt demo greet '{"name": "Ann"}'"#;
+    pub(super) const PING: &str = "Examples:
+  mcp ping
+  mcp --url http://127.0.0.1:8080/mcp ping";
+    pub(super) const SHELL: &str = r#"Examples:
+  mcp shell demo
+  printf 'ping demo\ncall demo echo {"text":"hi"}\n' | mcp --json shell"#;
+    pub(super) const TEMPLATES: &str = "Examples:
+  mcp templates
+  mcp --json templates demo";
+    pub(super) const COMPLETE: &str = "Examples:
+  mcp complete --prompt greet name a          # values for the prompt argument `name`
+  mcp complete demo --template 'test://items/{id}' id
+  mcp complete --prompt greet name --context lang=en";
+    pub(super) const WATCH: &str = "Examples:
+  mcp watch test://static/hello
+  mcp --json watch demo test://static/hello   # one JSON line per update";
+    pub(super) const ADD: &str = "Examples:
+  mcp add git -- uvx mcp-server-git --repository .
+  mcp add docs --url https://example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
+  mcp --config ~/.cursor/mcp.json add fs -- npx -y @modelcontextprotocol/server-filesystem .";
+    pub(super) const REMOVE: &str = "Examples:
+  mcp remove git";
+    pub(super) const COMPLETIONS: &str = "Examples:
+  mcp completions bash > ~/.local/share/bash-completion/completions/mcp
+  mcp completions zsh > ~/.zfunc/_mcp
+  mcp completions fish > ~/.config/fish/completions/mcp.fish";
+}
 
 /// Inspect and call MCP (Model Context Protocol) servers.
 #[derive(Debug, Parser)]
@@ -31,6 +88,7 @@ pub(crate) struct Cli {
 
 /// Flags accepted before or after the subcommand.
 #[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub(crate) struct GlobalArgs {
     /// Print exactly one JSON document per command on stdout (in `shell`, one JSON line per
     /// command).
@@ -46,12 +104,40 @@ pub(crate) struct GlobalArgs {
     /// Read servers from this file instead of ./.mcp.json or ./mcp.json.
     #[arg(long, global = true, value_name = "PATH", conflicts_with_all = ["stdio", "url"])]
     pub config: Option<PathBuf>,
+    /// Trust ./.mcp.json or ./mcp.json for this run: start its commands without asking.
+    /// (A file found in the current directory that starts commands must be trusted; on a
+    /// terminal mcp asks once per file and remembers; --config files are trusted.)
+    #[arg(long, global = true)]
+    pub trust_config: bool,
     /// Run this command as a stdio server named "adhoc" (split like a shell would).
     #[arg(long, global = true, value_name = "CMD", conflicts_with = "url")]
     pub stdio: Option<String>,
     /// Connect to this URL as a server named "adhoc".
     #[arg(long, global = true, value_name = "URL")]
     pub url: Option<String>,
+    /// An HTTP header sent with every request to --url, as 'Name: value' (repeatable),
+    /// e.g. --header 'Authorization: Bearer TOKEN'. Values are never logged.
+    #[arg(long, global = true, value_name = "NAME: VALUE", requires = "url")]
+    pub header: Vec<String>,
+    /// Offer this directory to servers as a root (repeatable): declares the roots
+    /// capability and answers roots/list with its file:// URI.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub root: Vec<PathBuf>,
+    /// Ask each server to send its log messages from this level up (logging/setLevel).
+    /// Servers' log messages are printed on stderr with their level and logger either way.
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<LogLevelArg>,
+    /// Answer every form a server asks for (elicitation) with this JSON object's fields,
+    /// without asking; URL-mode requests are declined. Without it, forms are asked on a
+    /// terminal, and elsewhere elicitation is not offered to servers.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+    /// Answer a server's sampling requests with this program (split like --stdio, no
+    /// shell): it reads the request's params as JSON on stdin and writes a
+    /// CreateMessageResult as JSON on stdout. Without it, the reply is typed on a terminal,
+    /// and elsewhere sampling is not offered to servers.
+    #[arg(long, global = true, value_name = "CMD")]
+    pub sampling_command: Option<String>,
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
@@ -79,55 +165,110 @@ impl TransportArg {
     }
 }
 
+/// `--log-level`: the eight levels of MCP (RFC 5424's), least severe first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LogLevelArg {
+    /// Detailed debugging information.
+    Debug,
+    /// General information.
+    Info,
+    /// Normal but significant events.
+    Notice,
+    /// Warning conditions.
+    Warning,
+    /// Error conditions.
+    Error,
+    /// Critical conditions.
+    Critical,
+    /// Action must be taken immediately.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevelArg {
+    /// The protocol's level.
+    pub(crate) fn level(self) -> mcp_types::LoggingLevel {
+        use mcp_types::LoggingLevel as L;
+        match self {
+            Self::Debug => L::Debug,
+            Self::Info => L::Info,
+            Self::Notice => L::Notice,
+            Self::Warning => L::Warning,
+            Self::Error => L::Error,
+            Self::Critical => L::Critical,
+            Self::Alert => L::Alert,
+            Self::Emergency => L::Emergency,
+        }
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Connect to every server and show its status, version, revision and counts.
+    #[command(after_help = examples::SERVERS)]
     Servers,
-    /// List the tools of one server, or of all servers.
+    /// List the tools of one server, or of all servers; or show one tool in full.
+    ///
+    /// SERVER may be left out when there is only one server: `mcp tools echo` shows the
+    /// tool `echo` then. With TOOL: its arguments (type, required, default, description),
+    /// output schema and annotations.
+    #[command(override_usage = "mcp tools [SERVER] [TOOL]")]
+    #[command(after_help = examples::TOOLS)]
     Tools {
-        /// The server (all servers when omitted).
-        server: Option<String>,
+        /// The server (all servers when omitted), then a tool to show in full.
+        #[arg(value_name = "SERVER_OR_TOOL", num_args = 0..=2)]
+        words: Vec<String>,
     },
     /// Call a tool.
+    ///
+    /// Arguments: a JSON object ('{"text":"hi"}'), @FILE.json, or - (a JSON object on
+    /// stdin), and/or key=value words, each coerced to the type the tool's input schema
+    /// gives it (text=hi n=3 on=true tags='["a"]'). SERVER may be left out when there is
+    /// only one.
+    #[command(override_usage = "mcp call [SERVER] TOOL [ARGS]...")]
+    #[command(after_help = examples::CALL)]
     Call {
-        /// The server.
-        server: String,
-        /// The tool.
-        tool: String,
-        /// The arguments, a JSON object.
-        args_json: Option<String>,
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] TOOL [ARGS]...", value_name = "ARGS", required = true, num_args = 1..)]
+        words: Vec<String>,
     },
     /// List a server's resources and resource templates.
+    #[command(after_help = examples::RESOURCES)]
     Resources {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Read a resource.
+    #[command(override_usage = "mcp read [SERVER] URI")]
+    #[command(after_help = examples::READ)]
     Read {
-        /// The server.
-        server: String,
-        /// The resource URI.
-        uri: String,
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] URI", value_name = "ARGS", required = true, num_args = 1..=2)]
+        words: Vec<String>,
     },
     /// List a server's prompts.
+    #[command(after_help = examples::PROMPTS)]
     Prompts {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Get a prompt.
+    ///
+    /// Arguments as for `call` (a JSON object, @FILE.json, -, key=value), all strings.
+    #[command(override_usage = "mcp prompt [SERVER] NAME [ARGS]...")]
+    #[command(after_help = examples::PROMPT)]
     Prompt {
-        /// The server.
-        server: String,
-        /// The prompt.
-        name: String,
-        /// The arguments, a JSON object.
-        args_json: Option<String>,
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] NAME [ARGS]...", value_name = "ARGS", required = true, num_args = 1..)]
+        words: Vec<String>,
     },
     /// Check that a server answers.
+    #[command(after_help = examples::PING)]
     Ping {
-        /// The server.
-        server: String,
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Keep connections open and run commands from stdin, one per line.
     ///
@@ -136,8 +277,87 @@ pub(crate) enum Command {
     /// `sleep MS`, `quit` (end of input also quits). Blank lines and `#` comments are
     /// skipped. With --json, each command is answered by one line: {"ok":true,"result":...}
     /// or {"ok":false,"error":{"kind":...,"message":...}}.
+    #[command(after_help = examples::SHELL)]
     Shell {
         /// Servers to connect right away (others connect on first use).
         servers: Vec<String>,
     },
+    /// List a server's resource templates only.
+    #[command(after_help = examples::TEMPLATES)]
+    Templates {
+        /// The server (optional when there is only one).
+        server: Option<String>,
+    },
+    /// Complete an argument of a prompt or of a resource template (completion/complete).
+    ///
+    /// Prints the values the server suggests for ARGUMENT, given what is typed so far
+    /// (VALUE, default empty), one per line.
+    #[command(
+        override_usage = "mcp complete [SERVER] (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE]",
+        after_help = examples::COMPLETE
+    )]
+    Complete {
+        /// The prompt whose argument to complete.
+        #[arg(
+            long,
+            value_name = "NAME",
+            required_unless_present = "template",
+            conflicts_with = "template"
+        )]
+        prompt: Option<String>,
+        /// The resource template whose variable to complete.
+        #[arg(long, value_name = "URI_TEMPLATE")]
+        template: Option<String>,
+        /// An argument already chosen, as NAME=VALUE (repeatable), sent as context.
+        #[arg(long, value_name = "NAME=VALUE")]
+        context: Vec<String>,
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] ARGUMENT [VALUE]", value_name = "ARGS", required = true, num_args = 1..=3)]
+        words: Vec<String>,
+    },
+    /// Subscribe to a resource and print it each time it changes, until interrupted.
+    #[command(override_usage = "mcp watch [SERVER] URI", after_help = examples::WATCH)]
+    Watch {
+        /// The words: the server (optional when there is only one), then the rest.
+        #[arg(help = "[SERVER] URI", value_name = "ARGS", required = true, num_args = 1..=2)]
+        words: Vec<String>,
+    },
+    /// Add a server to ./.mcp.json (or the --config file), keeping its comments and format.
+    ///
+    /// The server is the command after `--`, or --url URL (with --header and --transport).
+    /// A new ./.mcp.json is created when there is none.
+    #[command(
+        override_usage = "mcp add NAME -- CMD [ARGS]...\n       mcp add NAME --url URL [--header 'NAME: VALUE']...",
+        after_help = examples::ADD
+    )]
+    Add {
+        /// The server's name.
+        name: String,
+        /// The command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Remove a server from ./.mcp.json (or the --config file), keeping the rest as it is.
+    #[command(after_help = examples::REMOVE)]
+    Remove {
+        /// The server's name.
+        name: String,
+    },
+    /// Print a shell completion script for bash, zsh or fish on stdout.
+    #[command(after_help = examples::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        shell: CompletionShell,
+    },
+}
+
+/// `completions SHELL`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CompletionShell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
 }

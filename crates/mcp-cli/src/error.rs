@@ -77,6 +77,41 @@ pub(crate) enum CliError {
         /// The tool.
         tool: String,
     },
+    /// `tools SERVER TOOL` for a tool the server does not list.
+    #[error("server \"{server}\": no tool \"{tool}\" (tools: {known})")]
+    UnknownTool {
+        /// The server.
+        server: String,
+        /// The tool asked for.
+        tool: String,
+        /// The tools it lists.
+        known: String,
+    },
+    /// An error with a sentence that leads to the fix (see `hints.rs`).
+    #[error("{error}; {hint}")]
+    Explained {
+        /// The error.
+        error: Box<CliError>,
+        /// What to do about it.
+        hint: String,
+    },
+    /// `add` or `remove` could not edit the config file.
+    #[error("{0}")]
+    EditConfig(String),
+    /// The server lacks what the command needs.
+    #[error("server \"{server}\": does not support {what}")]
+    Unsupported {
+        /// The server.
+        server: String,
+        /// What it lacks.
+        what: String,
+    },
+    /// The server closed the connection while a command waited on it.
+    #[error("server \"{server}\": closed the connection")]
+    Closed {
+        /// The server.
+        server: String,
+    },
     /// The tool answered with `isError: true` (its content was printed).
     #[error("server \"{server}\": tool \"{tool}\" reported an error")]
     ToolError {
@@ -84,6 +119,16 @@ pub(crate) enum CliError {
         server: String,
         /// The tool.
         tool: String,
+    },
+    /// A config file found in the current directory starts commands and is not trusted.
+    #[error(
+        "{path}: {reason}; read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
+    )]
+    Untrusted {
+        /// The file, as found (`./.mcp.json`).
+        path: String,
+        /// Why it is not trusted.
+        reason: String,
     },
     /// Bad input on the command line or in a shell line.
     #[error("{0}")]
@@ -94,6 +139,9 @@ pub(crate) enum CliError {
     /// Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+    /// SIGTERM or SIGHUP: the servers were shut down before exiting.
+    #[error("stopped by {}", .0.name())]
+    Stopped(crate::signals::Stop),
     /// The async runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
@@ -168,16 +216,21 @@ impl CliError {
     /// A short, stable name for `--json` output.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
-            Self::Config(_) => "config",
+            Self::Explained { error, .. } => error.kind(),
+            Self::Config(_) | Self::EditConfig(_) => "config",
             Self::UnknownServer { .. } => "unknown_server",
             Self::Disabled { .. } => "disabled",
             Self::Client { source, .. } => source.kind(),
             Self::Manager { source, .. } => source.kind(),
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
+            Self::UnknownTool { .. } => "unknown_tool",
+            Self::Unsupported { .. } => "unsupported",
+            Self::Closed { .. } => "closed",
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
-            Self::Interrupted => "interrupted",
+            Self::Untrusted { .. } => "untrusted",
+            Self::Interrupted | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
         }
     }
@@ -185,15 +238,22 @@ impl CliError {
     /// The server this is about, if any.
     pub(crate) fn server(&self) -> Option<&str> {
         match self {
+            Self::Explained { error, .. } => error.server(),
             Self::Config(e) => e.server(),
             Self::UnknownServer { name, .. } | Self::Disabled { name, .. } => Some(name),
             Self::Client { server, .. }
             | Self::Manager { server, .. }
             | Self::ConnectTimeout { server, .. }
             | Self::ToolFiltered { server, .. }
+            | Self::UnknownTool { server, .. }
+            | Self::Unsupported { server, .. }
+            | Self::Closed { server, .. }
             | Self::ToolError { server, .. } => Some(server),
             Self::Usage(_)
+            | Self::EditConfig(_)
+            | Self::Untrusted { .. }
             | Self::Interrupted
+            | Self::Stopped(_)
             | Self::DemoExecutable(_)
             | Self::Stdin(_)
             | Self::Runtime(_) => None,
@@ -203,23 +263,46 @@ impl CliError {
     /// The exit status this error means.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
+            Self::Explained { error, .. } => error.exit_code(),
             Self::ToolError { .. } => EXIT_TOOL_ERROR,
             Self::Usage(_) => EXIT_USAGE,
             Self::Interrupted => EXIT_INTERRUPTED,
+            Self::Stopped(signal) => signal.exit_code(),
             _ => EXIT_FAILURE,
         }
     }
 
     /// The message on one line: multi-line parts (a stderr tail) are joined with " | ".
     pub(crate) fn one_line(&self) -> String {
-        one_line(&self.to_string())
+        match self {
+            // A timeout anywhere (a call, a read) says how to allow more time.
+            Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
+                one_line(&format!(
+                    "{self}; the server may just be slow: raise the limit with --timeout MS (0 disables it)"
+                ))
+            }
+            _ => one_line(&self.to_string()),
+        }
     }
 
-    /// `{"kind": ..., "message": ..., "server": ...}` for `--json`.
+    /// The JSON-RPC error code, when the server answered with an error.
+    pub(crate) fn rpc_code(&self) -> Option<i64> {
+        match self {
+            Self::Client { source, .. } => source.rpc().map(|e| e.code),
+            Self::Explained { error, .. } => error.rpc_code(),
+            _ => None,
+        }
+    }
+
+    /// `{"kind": ..., "message": ..., "server": ..., "code": ...}` for `--json`; `code` is
+    /// the JSON-RPC error code when the server answered with an error.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         let mut value = serde_json::json!({"kind": self.kind(), "message": self.one_line()});
         if let Some(server) = self.server() {
             value["server"] = server.into();
+        }
+        if let Some(code) = self.rpc_code() {
+            value["code"] = code.into();
         }
         value
     }

@@ -4,14 +4,25 @@
 //! commands live in [`commands`] and [`shell`]; choosing and connecting servers in
 //! [`servers`]; rendering in [`output`].
 
+mod arguments;
+mod ask;
 mod cli;
+mod client_settings;
 mod commands;
+mod config_edit;
+mod elicitation;
 mod error;
+mod hints;
 mod logging;
 mod output;
 mod progress;
+mod sampling;
+mod server_logs;
 mod servers;
 mod shell;
+mod signals;
+mod terminal;
+mod trust;
 
 use std::process::ExitCode;
 use std::time::Duration;

@@ -101,6 +101,95 @@ pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
     table(rows, indent)
 }
 
+/// One tool in full: title and description, then each argument (type, required, default,
+/// description), the output schema and the annotations.
+pub(crate) fn tool_detail(tool: &Tool) -> String {
+    let mut out = String::new();
+    match tool.title.as_deref() {
+        Some(title) => {
+            let _ = writeln!(out, "{} ({title})", tool.name);
+        }
+        None => {
+            let _ = writeln!(out, "{}", tool.name);
+        }
+    }
+    if let Some(description) = tool.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        for line in description.trim_end().lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let schema = &tool.input_schema;
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let properties = schema.get("properties").and_then(Value::as_object);
+    out.push_str("\narguments:\n");
+    match properties.filter(|p| !p.is_empty()) {
+        None => out.push_str("  (none)\n"),
+        Some(properties) => {
+            let rows = properties.iter().map(|(name, property)| {
+                let mut facts = vec![schema_type(property)];
+                if required.contains(&name.as_str()) {
+                    facts.push("required".into());
+                }
+                if let Some(default) = property.get("default") {
+                    facts.push(format!("default {default}"));
+                }
+                if let Some(values) = property.get("enum").and_then(Value::as_array) {
+                    let values: Vec<String> = values.iter().map(Value::to_string).collect();
+                    facts.push(format!("one of {}", values.join(", ")));
+                }
+                let description = property
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| format!("  {}", d.lines().next().unwrap_or_default()))
+                    .unwrap_or_default();
+                (name.clone(), format!("{}{description}", facts.join(", ")))
+            });
+            out.push_str(&table(rows, "  "));
+        }
+    }
+    if let Some(output_schema) = &tool.output_schema {
+        out.push_str("\noutput schema:\n");
+        for line in pretty(output_schema).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if let Some(annotations) = &tool.annotations {
+        let value = json(annotations);
+        if let Some(map) = value.as_object().filter(|m| !m.is_empty()) {
+            out.push_str("\nannotations:\n");
+            let rows = map.iter().map(|(k, v)| (k.clone(), v.to_string()));
+            out.push_str(&table(rows, "  "));
+        }
+    }
+    out
+}
+
+/// A property's JSON schema type: `string`, `integer | null`, `array of string`, or `any`.
+fn schema_type(property: &Value) -> String {
+    let base = match property.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        _ if property.get("enum").is_some() => "enum".into(),
+        _ => "any".into(),
+    };
+    match property
+        .get("items")
+        .and_then(|i| i.get("type"))
+        .and_then(Value::as_str)
+    {
+        Some(item) if base == "array" => format!("array of {item}"),
+        _ => base,
+    }
+}
+
 /// Resources and resource templates.
 pub(crate) fn resources(resources: &[Resource], templates: &[ResourceTemplate]) -> String {
     let mut out = table(
@@ -125,20 +214,29 @@ pub(crate) fn resources(resources: &[Resource], templates: &[ResourceTemplate]) 
     );
     if !templates.is_empty() {
         out.push_str("templates:\n");
-        out.push_str(&table(
-            templates.iter().map(|t| {
-                (
-                    t.uri_template.clone(),
-                    summary(
-                        t.title.as_deref().or(Some(&t.name)),
-                        t.description.as_deref(),
-                    ),
-                )
-            }),
-            "  ",
-        ));
+        out.push_str(&template_table(templates, "  "));
     }
     out
+}
+
+/// Resource templates alone.
+pub(crate) fn templates(templates: &[ResourceTemplate]) -> String {
+    template_table(templates, "")
+}
+
+fn template_table(templates: &[ResourceTemplate], indent: &str) -> String {
+    table(
+        templates.iter().map(|t| {
+            (
+                t.uri_template.clone(),
+                summary(
+                    t.title.as_deref().or(Some(&t.name)),
+                    t.description.as_deref(),
+                ),
+            )
+        }),
+        indent,
+    )
 }
 
 /// Prompts with their arguments (`*` = required).

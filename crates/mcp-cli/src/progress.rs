@@ -36,6 +36,11 @@ impl ProgressDisplay {
         }
     }
 
+    /// Whether progress is drawn (stderr is a terminal).
+    pub(crate) fn is_shown(&self) -> bool {
+        self.bar.is_some()
+    }
+
     /// Remove the bar from the terminal.
     pub(crate) fn finish(&self) {
         if let Some(slot) = &self.bar

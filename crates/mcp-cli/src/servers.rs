@@ -1,20 +1,24 @@
 //! Which servers there are (a config file, `--stdio`/`--url`, or the bundled demo) and
 //! connecting to them through an [`McpManager`], which also reconnects a server that died.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
+use mcp_client::{Client, ServerConfig, TransportKind};
 use mcp_manager::config::{ConfigError, McpConfig, ServerEntry, ToolFilter};
 use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
 use crate::cli::GlobalArgs;
+use crate::client_settings::ClientSettings;
 use crate::error::CliError;
+use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
 pub(crate) const DEMO_SERVER_ARG: &str = "__demo-server";
+/// `MCP_DEMO_ALL_TOOLS=1` lists the demo server's fault-injection tools too.
+const DEMO_ALL_TOOLS_ENV: &str = "MCP_DEMO_ALL_TOOLS";
 /// The name of the bundled demo server.
 pub(crate) const DEMO_NAME: &str = "demo";
 /// The name of a server given with `--stdio` or `--url`.
@@ -34,9 +38,16 @@ pub(crate) struct ServerSet {
     /// Where the servers came from, for messages.
     source_name: String,
     /// `--timeout`.
-    timeout_ms: Option<u64>,
+    /// What every client is asked to do (`--timeout`, `--root`, `--log-level`).
+    settings: ClientSettings,
     /// Connects, holds and reconnects the usable entries.
     manager: McpManager,
+    /// Prints the servers' log messages; taken by `shutdown`.
+    logs: Mutex<Option<ServerLogs>>,
+    /// Servers whose current connection was sent `--log-level` already.
+    log_level_sent: Mutex<HashSet<String>>,
+    /// Connections made by [`connect_direct`](Self::connect_direct), closed by `shutdown`.
+    direct: Mutex<Vec<Client>>,
 }
 
 /// A live connection to one server.
@@ -53,6 +64,7 @@ pub(crate) struct Connection {
 impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
+        let settings = ClientSettings::from_args(global)?;
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
                 CliError::Usage(format!("--stdio: cannot split {command_line:?}: {e}"))
@@ -61,36 +73,44 @@ impl ServerSet {
                 return Err(CliError::Usage("--stdio: empty command".into()));
             };
             let config = ServerConfig::stdio(command.clone(), args.iter().cloned());
-            return Ok(Self::verbatim(
-                ADHOC_NAME,
-                config,
-                "--stdio",
-                global.timeout,
-            ));
+            return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
-            let config = ServerConfig::remote(global.transport.kind(), url.clone());
-            return Ok(Self::verbatim(ADHOC_NAME, config, "--url", global.timeout));
+            let mut config = ServerConfig::remote(global.transport.kind(), url.clone());
+            for header in &global.header {
+                let (name, value) = parse_header(header)?;
+                config = config.with_header(name, value);
+            }
+            return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
-        let path = match &global.config {
-            Some(path) => Some(path.clone()),
-            None => default_config_file(Path::new(".")),
+        // A file named with --config is trusted; one found here must be (see trust.rs).
+        let (path, chosen) = match &global.config {
+            Some(path) => (Some(path.clone()), true),
+            None => (default_config_file(Path::new(".")), false),
         };
         match path {
             Some(path) => {
                 let config = McpConfig::load(&path)?;
-                Ok(Self::from_config(config, global.timeout))
+                if !chosen {
+                    crate::trust::check(&path, &config, global.trust_config)?;
+                }
+                Ok(Self::from_config(config, settings))
             }
             None => {
                 let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-                let config = ServerConfig::stdio(exe.display().to_string(), [DEMO_SERVER_ARG]);
+                // Its fault-injection tools are listed only when asked for.
+                let mut args = vec![DEMO_SERVER_ARG];
+                if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
+                    args.push("--hide-test-tools");
+                }
+                let config = ServerConfig::stdio(exe.display().to_string(), args);
                 let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
-                Ok(Self::verbatim(DEMO_NAME, config, source, global.timeout))
+                Ok(Self::verbatim(DEMO_NAME, config, source, settings))
             }
         }
     }
 
-    fn from_config(config: McpConfig, timeout_ms: Option<u64>) -> Self {
+    fn from_config(config: McpConfig, settings: ClientSettings) -> Self {
         let source_name = config.source_name().to_owned();
         let (entries, errors) = config.into_parts();
         let broken = errors
@@ -99,13 +119,7 @@ impl ServerSet {
             .collect();
         // Config files get `${VAR}` expanded from the process environment at every
         // (re)connect: the manager's default.
-        Self::new(
-            entries,
-            broken,
-            source_name,
-            timeout_ms,
-            ManagerOptions::new(client_options(timeout_ms)),
-        )
+        Self::new(entries, broken, source_name, settings)
     }
 
     /// One server from the command line: its values were already expanded by the user's
@@ -114,41 +128,38 @@ impl ServerSet {
         name: &str,
         config: ServerConfig,
         source_name: &str,
-        timeout_ms: Option<u64>,
+        settings: ClientSettings,
     ) -> Self {
         let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
-        Self::new(
-            entries,
-            Vec::new(),
-            source_name.to_owned(),
-            timeout_ms,
-            ManagerOptions::new(client_options(timeout_ms)),
-        )
+        Self::new(entries, Vec::new(), source_name.to_owned(), settings)
     }
 
     fn new(
         mut entries: BTreeMap<String, ServerEntry>,
         broken: Vec<(String, Arc<ConfigError>)>,
         source_name: String,
-        timeout_ms: Option<u64>,
-        options: ManagerOptions,
+        settings: ClientSettings,
     ) -> Self {
         if let Some(ms) = env_timeout_ms() {
             for entry in entries.values_mut() {
                 entry.config.timeout = Some(ms);
             }
         }
-        let manager = McpManager::new(options);
+        let manager = McpManager::new(ManagerOptions::new(settings.options()));
         for (name, entry) in &entries {
             // Names are the keys of a map: they cannot collide.
             let _ = manager.add_server(name.clone(), entry.clone());
         }
+        let logs = ServerLogs::start(&manager);
         Self {
             entries,
             broken,
             source_name,
-            timeout_ms,
+            settings,
             manager,
+            logs: Mutex::new(Some(logs)),
+            log_level_sent: Mutex::new(HashSet::new()),
+            direct: Mutex::new(Vec::new()),
         }
     }
 
@@ -166,6 +177,40 @@ impl ServerSet {
         names
     }
 
+    /// Splits `[SERVER] REST…`: the first word is the server when it names one and at least
+    /// `needed` words follow it; otherwise the server may be left out when there is only
+    /// one (`--stdio`, `--url`, the demo, or a config with one server).
+    pub(crate) fn pick<'a>(
+        &self,
+        words: &'a [String],
+        needed: usize,
+    ) -> Result<(String, &'a [String]), CliError> {
+        let names = self.names();
+        if let Some((first, rest)) = words.split_first()
+            && rest.len() >= needed
+            && names.contains(first)
+        {
+            return Ok((first.clone(), rest));
+        }
+        if let [only] = names.as_slice() {
+            return Ok((only.clone(), words));
+        }
+        match words.first() {
+            // Several servers and the first word is none of them: name the choices.
+            Some(first) if words.len() > needed => Err(self.unknown(first)),
+            _ => Err(CliError::Usage(format!(
+                "name the server first: {} lists {} ({})",
+                self.source_name,
+                if names.is_empty() {
+                    "no servers"
+                } else {
+                    "several"
+                },
+                names.join(", ")
+            ))),
+        }
+    }
+
     /// What `servers` reports for `name` without connecting: disabled, or a config error.
     pub(crate) fn entry(&self, name: &str) -> Result<&ServerEntry, CliError> {
         if let Some(entry) = self.entries.get(name) {
@@ -180,16 +225,21 @@ impl ServerSet {
         if let Some((_, e)) = self.broken.iter().find(|(n, _)| n == name) {
             return Err(CliError::Config(Arc::clone(e)));
         }
+        Err(self.unknown(name))
+    }
+
+    /// A server name that is not configured, with the ones that are.
+    pub(crate) fn unknown(&self, name: &str) -> CliError {
         let names = self.names();
         let known = if names.is_empty() {
             format!("{} lists no servers", self.source_name)
         } else {
             format!("known: {}; from {}", names.join(", "), self.source_name)
         };
-        Err(CliError::UnknownServer {
+        CliError::UnknownServer {
             name: name.to_owned(),
             known,
-        })
+        }
     }
 
     /// The transport a server would use, for the status table.
@@ -212,15 +262,24 @@ impl ServerSet {
         };
         let live = || self.manager.client(name).filter(Client::is_connected);
         if let Some(client) = live() {
+            self.send_log_level(name, &client).await?;
             return Ok(connection(client));
         }
+        // A new connection: it has not been sent --log-level yet.
+        self.log_level_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(name);
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
-        bounded(name, limit, self.manager.connect_server(name)).await?;
-        if live().is_none() {
+        let mut connected = bounded(name, limit, self.manager.connect_server(name)).await;
+        if connected.is_ok() && live().is_none() {
             // Connected but already dead, and the manager has not noticed yet: replace it.
-            bounded(name, limit, self.manager.reconnect_server(name)).await?;
+            connected = bounded(name, limit, self.manager.reconnect_server(name)).await;
+        }
+        if let Err(e) = connected {
+            return Err(self.explain(entry, e).await);
         }
         let client = live().ok_or_else(|| {
             CliError::from(ManagerError::NotConnected {
@@ -235,7 +294,84 @@ impl ServerSet {
             protocol_version = %client.protocol_version(),
             "connected"
         );
+        self.send_log_level(name, &client).await?;
         Ok(connection(client))
+    }
+
+    /// `logging/setLevel` with `--log-level`, once per connection; a server without the
+    /// logging capability is told nothing, and the user is told so.
+    async fn send_log_level(&self, name: &str, client: &Client) -> Result<(), CliError> {
+        let Some(level) = self.settings.log_level else {
+            return Ok(());
+        };
+        if !self
+            .log_level_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_owned())
+        {
+            return Ok(());
+        }
+        if client.server_capabilities().logging.is_none() {
+            crate::commands::stderr_line(&format!(
+                "mcp: server \"{name}\" does not declare the logging capability: --log-level not sent"
+            ));
+            return Ok(());
+        }
+        client
+            .set_logging_level(level)
+            .await
+            .map_err(|e| CliError::client(name, e, Some(client)))
+    }
+
+    /// A connection of its own to `name`, for a one-shot command: unlike [`connect`](
+    /// Self::connect), which goes through the manager and so lists the server's tools,
+    /// resources and prompts first, this asks the server for nothing but the handshake, so
+    /// a command requests only what it needs (`ping` lists nothing). No reconnects: the
+    /// command is over when the connection is.
+    pub(crate) async fn connect_direct(&self, name: &str) -> Result<Connection, CliError> {
+        let entry = self.entry(name)?;
+        let limit = self.connect_limit(entry);
+        // `${VAR}` expanded now for a config file's entry; a command line's as written.
+        let config = entry.resolve_from_process_env()?;
+        let plain = self.settings.options();
+        let server = name.to_owned();
+        // The manager's hub does not see this client: print its log messages here.
+        let options = plain
+            .clone()
+            .with_notification_callback(move |n| crate::server_logs::print(&server, n));
+        // Logged unexpanded: resolved values may hold secrets.
+        tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
+        let connected = tokio::time::timeout(limit, mcp_client::Client::connect(&config, options));
+        let error = match connected.await {
+            Ok(Ok(client)) => Ok(client),
+            Ok(Err(e)) => Err(CliError::client(name, e, None)),
+            Err(_) => Err(CliError::ConnectTimeout {
+                server: name.to_owned(),
+                after: limit,
+            }),
+        };
+        let client = match error {
+            Ok(client) => client,
+            Err(e) => return Err(crate::hints::explain(e, &config, &plain).await),
+        };
+        self.direct
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(client.clone());
+        tracing::info!(
+            target: "mcp::cli",
+            server = name,
+            transport = client.transport_kind(),
+            protocol_version = %client.protocol_version(),
+            "connected"
+        );
+        self.send_log_level(name, &client).await?;
+        Ok(Connection {
+            name: name.to_owned(),
+            client,
+            tool_filter: entry.tool_filter.clone(),
+        })
     }
 
     /// Connect to each of `names` at the same time; results in the order of `names`.
@@ -273,29 +409,58 @@ impl ServerSet {
             results.push(match outcome {
                 // Connected: what is left (a dead connection) is `connect`'s to handle.
                 Some(Ok(())) => self.connect(name).await,
-                Some(Err(e)) => Err(e),
+                Some(Err(e)) => match self.entries.get(name) {
+                    Some(entry) => Err(self.explain(entry, e).await),
+                    None => Err(e),
+                },
                 None => Err(CliError::Interrupted),
             });
         }
         results
     }
 
+    /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
+    async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
+        match entry.resolve_from_process_env() {
+            Ok(config) => crate::hints::explain(error, &config, &self.settings.options()).await,
+            Err(_) => error,
+        }
+    }
+
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
+        let direct = std::mem::take(&mut *self.direct.lock().unwrap_or_else(|p| p.into_inner()));
+        for client in direct {
+            client.close().await;
+        }
         self.manager.shutdown().await;
+        let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(logs) = logs {
+            logs.stop().await;
+        }
     }
 
     /// The bound on connecting to `entry`. The manager bounds a connect by the server's
     /// timeout, and the handshake's own request timeout usually fires first with the
     /// precise error; this also covers a server whose timeouts are disabled.
     fn connect_limit(&self, entry: &ServerEntry) -> Duration {
+        self.timeout_of(entry)
+            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
+    }
+
+    /// The request timeout of `entry`: `--timeout`, else `MCP_TIMEOUT_MS`, else its
+    /// configured `timeout`, else the default; `None` when disabled.
+    fn timeout_of(&self, entry: &ServerEntry) -> Option<Duration> {
         let mut config = entry.config.clone();
-        if let Some(ms) = self.timeout_ms {
+        if let Some(ms) = self.settings.timeout_ms {
             config.timeout = Some(ms);
         }
-        config
-            .resolved_timeout()
-            .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
+        config.resolved_timeout()
+    }
+
+    /// The request timeout of server `name` (see [`timeout_of`](Self::timeout_of)).
+    pub(crate) fn request_timeout(&self, name: &str) -> Option<Duration> {
+        self.entries.get(name).and_then(|e| self.timeout_of(e))
     }
 }
 
@@ -306,17 +471,6 @@ const TIMEOUT_ENV: &str = "MCP_TIMEOUT_MS";
 /// `MCP_TIMEOUT_MS`, when set to a number of milliseconds (0 disables timeouts).
 fn env_timeout_ms() -> Option<u64> {
     std::env::var(TIMEOUT_ENV).ok()?.trim().parse().ok()
-}
-
-/// The client options for every server.
-fn client_options(timeout_ms: Option<u64>) -> ClientOptions {
-    let options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));
-    match timeout_ms {
-        // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
-        // request, not only tools/call.
-        Some(ms) => options.with_request_timeout(Duration::from_millis(ms)),
-        None => options,
-    }
 }
 
 /// `connect` of the manager, bounded by `limit`.
@@ -334,10 +488,49 @@ async fn bounded(
     }
 }
 
+/// `--header 'Name: value'`: a header name (an HTTP token) and its value, trimmed.
+pub(crate) fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
+    let (name, value) = text.split_once(':').ok_or_else(|| {
+        CliError::Usage("--header: expected 'Name: value', with a colon after the name".into())
+    })?;
+    let name = name.trim();
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(CliError::Usage(format!(
+            "--header: {name:?} is not a valid header name"
+        )));
+    }
+    let value = value.trim();
+    // CR or LF would end the header early and start another one.
+    if value.contains(['\r', '\n', '\0']) {
+        return Err(CliError::Usage(format!(
+            "--header {name}: the value must not contain CR, LF or NUL"
+        )));
+    }
+    Ok((name, value))
+}
+
 /// `./.mcp.json`, else `./mcp.json`.
 fn default_config_file(dir: &Path) -> Option<PathBuf> {
     [".mcp.json", "mcp.json"]
         .into_iter()
         .map(|name| dir.join(name))
         .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_header;
+
+    #[test]
+    fn headers_are_name_colon_value() {
+        assert_eq!(
+            parse_header("Authorization: Bearer a:b").unwrap(),
+            ("Authorization", "Bearer a:b")
+        );
+        assert_eq!(parse_header("X-Empty:").unwrap(), ("X-Empty", ""));
+        for bad in ["no colon", ": value", "Bad Name: v", "X: a\r\nInjected: 1"] {
+            assert_eq!(parse_header(bad).unwrap_err().kind(), "usage", "{bad}");
+        }
+    }
 }

@@ -47,12 +47,14 @@ enum ShellCommand {
     Ping {
         server: String,
     },
+    Servers,
     Sleep(Duration),
+    Help,
     Quit,
 }
 
 const USAGE: &str = "expected one of: call SERVER TOOL [ARGS_JSON], tools SERVER, resources SERVER, \
-                     read SERVER URI, prompts SERVER, prompt SERVER NAME [ARGS_JSON], ping SERVER, sleep MS, quit";
+                     read SERVER URI, prompts SERVER, prompt SERVER NAME [ARGS_JSON], ping SERVER, servers, sleep MS, help, quit";
 
 /// Run the shell until `quit` or end of input.
 pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
@@ -62,10 +64,18 @@ pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCo
             commands::stderr_line(&format!("mcp: {}", e.one_line()));
         }
     }
-    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let terminal = !json && crate::ask::on_terminal();
+    let mut input = if terminal {
+        Input::terminal()
+    } else {
+        Input::Piped(tokio::io::BufReader::new(tokio::io::stdin()).lines())
+    };
+    if terminal {
+        commands::stderr_line("mcp shell: type `help` for the commands, `quit` or Ctrl-D to leave");
+    }
     let mut status = 0;
     loop {
-        let line = match lines.next_line().await {
+        let line = match input.next_line().await {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
@@ -80,13 +90,92 @@ pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCo
         }
         let result = match parse(line) {
             Ok(ShellCommand::Quit) => break,
+            Ok(ShellCommand::Help) => {
+                commands::print_text(HELP);
+                continue;
+            }
             Ok(command) => execute(ctx, command).await,
             Err(e) => Err(e),
         };
+        // The exit status says whether every command succeeded (a tool error included).
+        if result.as_ref().map_or(true, |report| report.exit != 0) {
+            status = EXIT_FAILURE;
+        }
+        if terminal {
+            commands::print_text(&format!("[{line}]\n"));
+        }
         answer(json, result);
     }
     ctx.servers.shutdown().await;
     exit(status)
+}
+
+/// `help` in the shell.
+const HELP: &str = "\
+commands:
+  call SERVER TOOL [ARGS_JSON]     call a tool
+  tools SERVER                     list a server's tools
+  resources SERVER                 list its resources and templates
+  read SERVER URI                  read a resource
+  prompts SERVER                   list its prompts
+  prompt SERVER NAME [ARGS_JSON]   get a prompt
+  ping SERVER                      check that it answers
+  servers                          every server's status
+  sleep MS                         wait
+  help                             this list
+  quit                             leave (or Ctrl-D)
+";
+
+/// Where the shell's lines come from.
+enum Input {
+    /// Not a terminal: lines as they come.
+    Piped(tokio::io::Lines<tokio::io::BufReader<tokio::io::Stdin>>),
+    /// A terminal: a prompt with line editing and history. `None` while a line is read.
+    Terminal(Option<Box<rustyline::DefaultEditor>>),
+}
+
+impl Input {
+    /// The terminal's editor, or plain lines if it cannot be set up.
+    fn terminal() -> Self {
+        match rustyline::DefaultEditor::new() {
+            Ok(editor) => Self::Terminal(Some(Box::new(editor))),
+            Err(_) => Self::Piped(tokio::io::BufReader::new(tokio::io::stdin()).lines()),
+        }
+    }
+
+    /// The next line; `None` at the end of input.
+    async fn next_line(&mut self) -> std::io::Result<Option<String>> {
+        match self {
+            Self::Piped(lines) => lines.next_line().await,
+            Self::Terminal(slot) => {
+                let Some(mut editor) = slot.take() else {
+                    return Ok(None);
+                };
+                // The editor blocks on the terminal: off the async workers.
+                let (editor, line) = tokio::task::spawn_blocking(move || {
+                    let line = editor.readline("mcp> ");
+                    (editor, line)
+                })
+                .await
+                .map_err(std::io::Error::other)?;
+                let mut editor = editor;
+                let result = match line {
+                    Ok(line) => {
+                        if !line.trim().is_empty() {
+                            let _ = editor.add_history_entry(line.as_str());
+                        }
+                        Ok(Some(line))
+                    }
+                    // Ctrl-C clears the line, as in other shells.
+                    Err(rustyline::error::ReadlineError::Interrupted) => Ok(Some(String::new())),
+                    Err(rustyline::error::ReadlineError::Eof) => Ok(None),
+                    Err(e) => Err(std::io::Error::other(e)),
+                };
+                *slot = Some(editor);
+                result
+            }
+        }
+    }
 }
 
 fn answer(json: bool, result: Result<Report, CliError>) {
@@ -98,7 +187,7 @@ fn answer(json: bool, result: Result<Report, CliError>) {
             commands::stdout_line(&json!({"ok": false, "error": e.to_json()}).to_string())
         }
         (false, Ok(report)) => {
-            commands::stdout(&report.outcome.text);
+            commands::print_text(&report.outcome.text);
             for problem in &report.problems {
                 commands::stderr_line(&format!("mcp: {}", problem.one_line()));
             }
@@ -132,7 +221,10 @@ async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliErro
             tokio::time::sleep(duration).await;
             Ok(Outcome::new(Value::Null, String::new()).into())
         }
-        ShellCommand::Quit => Ok(Outcome::new(Value::Null, String::new()).into()),
+        ShellCommand::Servers => Ok(commands::status::servers(ctx).await),
+        ShellCommand::Quit | ShellCommand::Help => {
+            Ok(Outcome::new(Value::Null, String::new()).into())
+        }
     }
 }
 
@@ -161,6 +253,8 @@ fn parse(line: &str) -> Result<ShellCommand, CliError> {
     let (server, rest) = word(rest);
     let command = match verb {
         "quit" | "exit" => ShellCommand::Quit,
+        "help" => ShellCommand::Help,
+        "servers" => ShellCommand::Servers,
         "sleep" => {
             let ms = server.parse::<u64>().map_err(|_| {
                 CliError::Usage(format!("sleep: expected milliseconds, got {server:?}"))

@@ -56,7 +56,9 @@ fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 
 /// [`mcp_in`] with extra environment variables.
 fn mcp_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
+    // The config files these tests write are theirs: trusted (see tests/features/trust.rs).
     let mut child = Command::new(exe())
+        .arg("--trust-config")
         .args(args)
         // The caller's own environment must not leak in; `env` is applied after that.
         .env_remove("MCP_TIMEOUT_MS")
@@ -349,7 +351,7 @@ fn shell_answers_each_line_and_reuses_one_connection() {
     ]
     .join("\n");
     let run = mcp_in(dir.path(), &["--json", "shell", "demo"], &script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "some commands failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()
@@ -390,7 +392,7 @@ fn shell_in_text_mode_prints_results_and_errors_and_quits() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo echo {\"text\": \"first\"}\ncall demo nope\nquit\ncall demo echo {\"text\": \"never\"}\n";
     let run = mcp_in(dir.path(), &["shell"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "a command failed: {run:?}");
     assert_eq!(run.stdout, "first\n");
     assert_eq!(run.stderr_lines().len(), 1, "{run:?}");
     assert!(run.stderr.starts_with(r#"mcp: server "demo": "#), "{run:?}");
@@ -757,7 +759,7 @@ fn shell_reconnects_after_the_server_died() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo crash {\"code\": 1}\ncall demo echo {\"text\": \"back\"}\n";
     let run = mcp_in(dir.path(), &["--json", "shell"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "the crash failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()
@@ -844,7 +846,10 @@ fn ctrl_c_stops_a_call_and_exits_130() {
         }
     };
     assert_eq!(status.code(), Some(130));
-    seen.extend(rx.try_iter());
+    // Everything mcp wrote: the reader ends at end of file, once mcp has exited.
+    while let Ok(line) = rx.recv_timeout(LIMIT) {
+        seen.push(line);
+    }
     assert_eq!(
         seen.last().map(String::as_str),
         Some("mcp: interrupted"),
@@ -882,7 +887,7 @@ fn shell_reconnects_for_every_kind_of_command_after_the_server_died() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = "call demo crash {\"code\": 1}\nping demo\ncall demo crash {\"code\": 1}\ntools demo\nread demo test://static/hello\n";
     let run = mcp_in(dir.path(), &["--json", "shell", "demo"], script);
-    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.code(), 1, "the crashes failed: {run:?}");
     let answers: Vec<Value> = run
         .stdout
         .lines()

@@ -50,7 +50,15 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
         "ping" => Ok(json!({})),
         "tools/list" => {
             let extra_tool = ctx.core.state().extra_tool;
-            list(ctx, "tools", tools::definitions(extra_tool), &params)
+            let mut definitions = tools::definitions(extra_tool);
+            if ctx.core.options.hide_test_tools {
+                definitions.retain(|t| {
+                    !t["name"]
+                        .as_str()
+                        .is_some_and(|n| tools::TEST_TOOLS.contains(&n))
+                });
+            }
+            list(ctx, "tools", definitions, &params)
         }
         "tools/call" => tools::call(ctx, &params).await,
         "resources/list" => list(ctx, "resources", resources::list(), &params),
@@ -58,7 +66,13 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
             list(ctx, "resourceTemplates", resources::templates(), &params)
         }
         "resources/read" => resources::read(&params),
-        "resources/subscribe" => resources::subscribe(&ctx.core, &params, true),
+        "resources/subscribe" => resources::subscribe(&ctx.core, &params, true).inspect(|_| {
+            if ctx.core.options.updated_on_subscribe {
+                let uri = params.get("uri").cloned().unwrap_or(Value::Null);
+                ctx.sink
+                    .notification("notifications/resources/updated", &json!({"uri": uri}));
+            }
+        }),
         "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
         "prompts/list" => list(ctx, "prompts", prompts::list(), &params),
         "prompts/get" => prompts::get(&params),

@@ -166,6 +166,17 @@ pub struct ServerOptions {
     /// Legacy SSE fault: accept POSTs for unknown session ids with 202 and never answer.
     #[arg(long)]
     pub unknown_session_silent: bool,
+
+    /// Leave the fault-injection and test-inspection tools (`crash`, `large`,
+    /// `bad_structured`, `http_log`, ...) out of `tools/list`; they can still be called.
+    /// The `mcp` CLI's bundled demo runs with this.
+    #[arg(long)]
+    pub hide_test_tools: bool,
+
+    /// Send `notifications/resources/updated` for a resource right after a client
+    /// subscribes to it (for clients that watch resources).
+    #[arg(long)]
+    pub updated_on_subscribe: bool,
 }
 
 /// The bearer token `--require-bearer` demands; `Debug` does not show it.

@@ -10,18 +10,38 @@ use crate::error::{CliError, EXIT_TOOL_ERROR};
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
 
-/// `ARGS_JSON`: absent, or a JSON object.
+/// `ARGS_JSON` of a shell line: absent, or a JSON object.
 pub(crate) fn parse_arguments(text: Option<&str>) -> Result<Option<Map<String, Value>>, CliError> {
-    let Some(text) = text else { return Ok(None) };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(Some(map)),
-        Ok(Value::Null) => Ok(None),
-        Ok(other) => Err(CliError::Usage(format!(
-            "ARGS_JSON must be a JSON object such as '{{\"text\":\"hi\"}}', not {}",
-            kind_of(&other)
-        ))),
-        Err(e) => Err(CliError::Usage(format!("ARGS_JSON is not valid JSON: {e}"))),
+    match text {
+        Some(text) => crate::arguments::parse_object(text, "ARGS_JSON"),
+        None => Ok(None),
     }
+}
+
+/// `call [SERVER] TOOL [ARGS]...`: the arguments are read once the tool's input schema is
+/// known, so `key=value` words get the types it asks for.
+pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliError> {
+    let (server, rest) = ctx.servers.pick(words, 1)?;
+    let Some((tool, argument_words)) = rest.split_first() else {
+        return Err(CliError::Usage(
+            "call: expected [SERVER] TOOL [ARGS]...".into(),
+        ));
+    };
+    super::one(ctx, &server, async |connection| {
+        // The tools are listed for the input schema (and so the client knows the output
+        // schema to check the result against); nothing else is asked for.
+        let schema = super::tools::fetch(connection)
+            .await?
+            .into_iter()
+            .find(|t| t.name == *tool)
+            .map(|t| t.input_schema);
+        // `-` reads stdin, which may block: off the async worker.
+        let arguments = tokio::task::block_in_place(|| {
+            crate::arguments::tool_arguments(argument_words, schema.as_ref())
+        })?;
+        call(ctx, connection, tool, arguments).await
+    })
+    .await
 }
 
 pub(crate) fn kind_of(value: &Value) -> &'static str {
@@ -33,6 +53,24 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// How many request timeouts a call that keeps reporting progress may last in all.
+const PROGRESS_EXTENSION: u32 = 10;
+
+/// The call's options: progress shown on a terminal, and each progress notification
+/// restarting the timeout, up to [`PROGRESS_EXTENSION`] timeouts in all, so a long task
+/// that says it is alive is not cut off, and a stuck one still is.
+fn with_progress_extension(ctx: &Context, server: &str) -> RequestOptions {
+    let mut options = ctx.progress.attach(RequestOptions::new());
+    if let Some(timeout) = ctx.servers.request_timeout(server).filter(|t| !t.is_zero()) {
+        options = options.with_reset_timeout_on_progress(timeout * PROGRESS_EXTENSION);
+        if !ctx.progress.is_shown() {
+            // A progress callback is what asks the server for progress (a progressToken).
+            options = options.with_progress(|_| {});
+        }
+    }
+    options
 }
 
 /// Call `tool`; a result with `isError: true` is printed and exits with status 2.
@@ -49,7 +87,7 @@ pub(crate) async fn call(
         });
     }
     // `--timeout` reaches this call through the client's request timeout (see servers.rs).
-    let options = ctx.progress.attach(RequestOptions::new());
+    let options = with_progress_extension(ctx, &connection.name);
     let manager = ctx.servers.manager();
     let listed = manager
         .tools()

@@ -2,11 +2,15 @@
 //! manager, so the one-shot commands and `shell` share them.
 
 pub(crate) mod call;
+pub(crate) mod complete;
+pub(crate) mod completions;
+pub(crate) mod edit;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
 pub(crate) mod status;
 pub(crate) mod tools;
+pub(crate) mod watch;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -16,6 +20,7 @@ use crate::error::{CliError, EXIT_FAILURE, exit};
 use crate::output::Outcome;
 use crate::progress::ProgressDisplay;
 use crate::servers::{Connection, ServerSet};
+use crate::signals::{Stop, Stops};
 
 /// What every command needs.
 pub(crate) struct Context {
@@ -46,76 +51,82 @@ impl From<Outcome> for Report {
     }
 }
 
-/// Run a one-shot command (or `shell`) and print its result; Ctrl-C stops it.
+/// How long a signal waits for the servers to shut down before `mcp` exits anyway (the
+/// stdio transport then kills each server's process group as it is dropped).
+const SHUTDOWN_ON_SIGNAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Run a one-shot command (or `shell`) and print its result. SIGINT, SIGTERM and SIGHUP
+/// stop it and shut the servers down before exiting.
 pub(crate) async fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
-    tokio::select! {
-        code = execute(cli) => code,
-        () = interrupted() => {
-            // Dropping the command drops its connections, which shuts their servers down.
-            print_error(json, &CliError::Interrupted)
-        }
+    // Needs no server.
+    match &cli.command {
+        Command::Completions { shell } => return completions::print(*shell),
+        Command::Add { name, command } => return edit::add(&cli.global, name, command),
+        Command::Remove { name } => return edit::remove(&cli.global, name),
+        _ => {}
     }
-}
-
-/// Resolves on Ctrl-C (SIGINT); never, if the handler cannot be installed.
-async fn interrupted() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
-async fn execute(cli: Cli) -> ExitCode {
-    let json = cli.global.json;
+    // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
+    // are installed, a signal ends mcp at once, which is right while nothing runs yet.
     let servers = match ServerSet::load(&cli.global) {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
     };
+    let mut stops = Stops::install();
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
     };
-    let report = match cli.command {
-        Command::Servers => Ok(status::servers(&ctx).await),
-        Command::Tools { server: None } => Ok(tools::all(&ctx).await),
-        Command::Tools {
-            server: Some(server),
-        } => one(&ctx, &server, async |c| tools::one(c).await).await,
-        Command::Call {
-            server,
-            tool,
-            args_json,
-        } => match call::parse_arguments(args_json.as_deref()) {
-            Ok(arguments) => {
-                one(&ctx, &server, async |c| {
-                    call::call(&ctx, c, &tool, arguments).await
-                })
-                .await
-            }
-            Err(e) => Err(e),
-        },
+    let stop = tokio::select! {
+        code = execute(&ctx, json, cli.command) => return code,
+        stop = stops.received() => stop,
+    };
+    // The command was dropped mid-way: close what it opened, bounded.
+    ctx.progress.finish();
+    let _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()).await;
+    let error = match stop {
+        Stop::Interrupt => CliError::Interrupted,
+        other => CliError::Stopped(other),
+    };
+    print_error(json, &error)
+}
+
+async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
+    let report = match command {
+        Command::Servers => Ok(status::servers(ctx).await),
+        Command::Tools { words } if words.is_empty() => Ok(tools::all(ctx).await),
+        Command::Tools { words } => tools::run(ctx, &words).await,
+        Command::Call { words } => call::run(ctx, &words).await,
         Command::Resources { server } => {
-            one(&ctx, &server, async |c| resources::list(c).await).await
+            only(ctx, server, async |c| resources::list(c).await).await
         }
-        Command::Read { server, uri } => {
-            one(&ctx, &server, async |c| resources::read(c, &uri).await).await
-        }
-        Command::Prompts { server } => one(&ctx, &server, async |c| prompts::list(c).await).await,
-        Command::Prompt {
-            server,
-            name,
-            args_json,
-        } => match prompts::parse_arguments(args_json.as_deref()) {
-            Ok(arguments) => {
-                one(&ctx, &server, async |c| {
-                    prompts::get(c, &name, arguments).await
-                })
-                .await
-            }
+        Command::Read { words } => match ctx.servers.pick(&words, 1) {
+            Ok((server, [uri])) => one(ctx, &server, async |c| resources::read(c, uri).await).await,
+            Ok(_) => Err(CliError::Usage("read: expected [SERVER] URI".into())),
             Err(e) => Err(e),
         },
-        Command::Ping { server } => one(&ctx, &server, async |c| ping::ping(c).await).await,
-        Command::Shell { servers } => return crate::shell::run(&ctx, json, &servers).await,
+        Command::Prompts { server } => only(ctx, server, async |c| prompts::list(c).await).await,
+        Command::Prompt { words } => prompts::run(ctx, &words).await,
+        Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
+        Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
+        Command::Completions { shell } => return completions::print(shell),
+        Command::Add { .. } | Command::Remove { .. } => {
+            return print_error(json, &CliError::Usage("add/remove need no server".into()));
+        }
+        Command::Templates { server } => {
+            only(ctx, server, async |c| resources::templates(c).await).await
+        }
+        Command::Complete {
+            prompt,
+            template,
+            context,
+            words,
+        } => complete::run(ctx, prompt, template, &context, &words).await,
+        Command::Watch { words } => match ctx.servers.pick(&words, 1) {
+            Ok((server, [uri])) => watch::run(ctx, json, &server, uri).await,
+            Ok(_) => Err(CliError::Usage("watch: expected [SERVER] URI".into())),
+            Err(e) => Err(e),
+        },
     };
     ctx.progress.finish();
     ctx.servers.shutdown().await;
@@ -125,20 +136,35 @@ async fn execute(cli: Cli) -> ExitCode {
     }
 }
 
-/// Connect to `server` only and run `f` (the caller shuts the manager down).
-async fn one(
+/// [`one`] for a command whose only argument is an optional SERVER.
+async fn only(
+    ctx: &Context,
+    server: Option<String>,
+    f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
+) -> Result<Report, CliError> {
+    let words = Vec::from_iter(server);
+    match ctx.servers.pick(&words, 0)? {
+        (server, []) => one(ctx, &server, f).await,
+        // The only server was implied, so the word was meant as a server name.
+        (_, [word, ..]) => Err(ctx.servers.unknown(word)),
+    }
+}
+
+/// Connect to `server` only, asking it for nothing else, and run `f` (the caller shuts
+/// the connections down).
+pub(crate) async fn one(
     ctx: &Context,
     server: &str,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
 ) -> Result<Report, CliError> {
-    f(&ctx.servers.connect(server).await?).await
+    f(&ctx.servers.connect_direct(server).await?).await
 }
 
 fn print_report(json: bool, report: Report) -> ExitCode {
     if json {
         stdout_line(&report.outcome.json.to_string());
     } else {
-        stdout(&report.outcome.text);
+        print_text(&report.outcome.text);
     }
     for problem in &report.problems {
         stderr_line(&format!("mcp: {}", problem.one_line()));
@@ -162,13 +188,20 @@ pub(crate) fn stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// A line on stdout.
+/// Human-readable text on stdout, its control sequences shown rather than obeyed (see
+/// [`crate::terminal`]).
+pub(crate) fn print_text(text: &str) {
+    stdout(&crate::terminal::for_terminal(text));
+}
+
+/// A line on stdout, as it is: for JSON, whose escaping already makes it safe.
 pub(crate) fn stdout_line(line: &str) {
     stdout(&format!("{line}\n"));
 }
 
-/// A line on stderr, ignoring write errors (a closed stderr must not panic either).
+/// A human-readable line on stderr, its control sequences shown rather than obeyed,
+/// ignoring write errors (a closed stderr must not panic either).
 pub(crate) fn stderr_line(line: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{line}");
+    let _ = writeln!(err, "{}", crate::terminal::for_terminal(line));
 }

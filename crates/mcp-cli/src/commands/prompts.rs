@@ -3,30 +3,31 @@
 use std::collections::BTreeMap;
 
 use mcp_types::GetPromptRequestParams;
-use serde_json::Value;
 
-use super::Report;
-use super::call::kind_of;
+use super::{Context, Report};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
 
-/// `ARGS_JSON` for a prompt: an object; prompt arguments are strings, so numbers and
-/// booleans are passed as their JSON text.
+/// `ARGS_JSON` of a shell line for a prompt: an object; prompt arguments are strings, so
+/// numbers and booleans are passed as their JSON text.
 pub(crate) fn parse_arguments(text: Option<&str>) -> Result<BTreeMap<String, String>, CliError> {
-    let Some(map) = super::call::parse_arguments(text)? else {
-        return Ok(BTreeMap::new());
+    let words = Vec::from_iter(text.map(str::to_owned));
+    crate::arguments::prompt_arguments(&words)
+}
+
+/// `prompt [SERVER] NAME [ARGS]...`.
+pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliError> {
+    let (server, rest) = ctx.servers.pick(words, 1)?;
+    let Some((name, argument_words)) = rest.split_first() else {
+        return Err(CliError::Usage(
+            "prompt: expected [SERVER] NAME [ARGS]...".into(),
+        ));
     };
-    map.into_iter()
-        .map(|(key, value)| match value {
-            Value::String(s) => Ok((key, s)),
-            Value::Number(_) | Value::Bool(_) => Ok((key, value.to_string())),
-            other => Err(CliError::Usage(format!(
-                "prompt argument \"{key}\" must be a string, not {}",
-                kind_of(&other)
-            ))),
-        })
-        .collect()
+    // `-` reads stdin, which may block: off the async worker.
+    let arguments =
+        tokio::task::block_in_place(|| crate::arguments::prompt_arguments(argument_words))?;
+    super::one(ctx, &server, async |c| get(c, name, arguments).await).await
 }
 
 /// Every prompt.

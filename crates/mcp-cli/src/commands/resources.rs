@@ -25,6 +25,20 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
     Ok(Outcome::new(json, output::resources(&resources, &templates)).into())
 }
 
+/// `templates [SERVER]`: the resource templates only.
+pub(crate) async fn templates(connection: &Connection) -> Result<Report, CliError> {
+    let client = &connection.client;
+    let templates = client
+        .list_all_resource_templates()
+        .await
+        .map_err(|e| CliError::client(&connection.name, e, Some(client)))?;
+    let json = serde_json::json!({
+        "server": connection.name,
+        "resourceTemplates": output::json(&templates),
+    });
+    Ok(Outcome::new(json, output::templates(&templates)).into())
+}
+
 /// `resources/read`.
 pub(crate) async fn read(connection: &Connection, uri: &str) -> Result<Report, CliError> {
     let result = connection

@@ -27,6 +27,31 @@ pub(crate) async fn fetch(connection: &Connection) -> Result<Vec<Tool>, CliError
         .collect())
 }
 
+/// `tools [SERVER] [TOOL]` (at least one word): a server's tools, or one tool in full.
+pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliError> {
+    let (server, rest) = ctx.servers.pick(words, 0)?;
+    match rest {
+        [] => super::one(ctx, &server, async |c| one(c).await).await,
+        [tool] => super::one(ctx, &server, async |c| detail(c, tool).await).await,
+        _ => Err(CliError::Usage("tools: expected [SERVER] [TOOL]".into())),
+    }
+}
+
+/// `tools SERVER TOOL`: one tool's arguments, output schema and annotations.
+pub(crate) async fn detail(connection: &Connection, name: &str) -> Result<Report, CliError> {
+    let tools = fetch(connection).await?;
+    let Some(tool) = tools.iter().find(|t| t.name == name) else {
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        return Err(CliError::UnknownTool {
+            server: connection.name.clone(),
+            tool: name.to_owned(),
+            known: names.join(", "),
+        });
+    };
+    let json = json!({"server": connection.name, "tool": output::json(tool)});
+    Ok(Outcome::new(json, output::tool_detail(tool)).into())
+}
+
 /// `tools SERVER`.
 pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let tools = fetch(connection).await?;

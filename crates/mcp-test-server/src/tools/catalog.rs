@@ -22,6 +22,19 @@ fn tool(name: &str, description: &str, input_schema: Value) -> Value {
     json!({"name": name, "description": description, "inputSchema": input_schema})
 }
 
+/// The tools that inject faults or inspect the server for tests: hidden from `tools/list`
+/// with `--hide-test-tools`, so a person trying the demo sees what a real server offers.
+pub(crate) const TEST_TOOLS: [&str; 8] = [
+    "bad_structured",
+    "large",
+    "crash",
+    "cancel_own_request",
+    "child_pid",
+    "cancellations",
+    "server_log",
+    "http_log",
+];
+
 /// Every tool, in listing order; `extra_tool` once `change_tools` has run.
 pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
     let string = |d: &str| json!({"type": "string", "description": d});

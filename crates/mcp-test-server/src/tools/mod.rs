@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::dispatch::Ctx;
 
-pub(crate) use catalog::definitions;
+pub(crate) use catalog::{TEST_TOOLS, definitions};
 
 /// Why a tool call did not produce a normal result.
 #[derive(Debug)]

@@ -1,0 +1,90 @@
+//! Errors that say what to do: a sentence that leads to the fix, added to the connection
+//! errors users meet first (a wrong URL, a missing scheme, https against plain HTTP, a
+//! server that never answers, a timeout).
+
+use std::time::Duration;
+
+use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
+
+use crate::error::CliError;
+
+/// Bound on each extra attempt made to explain a failed automatic transport detection.
+const DIAGNOSE_LIMIT: Duration = Duration::from_secs(10);
+
+/// `error` with a hint, when one helps. `config` is the server's (expanded) config.
+pub(crate) async fn explain(
+    error: CliError,
+    config: &ServerConfig,
+    options: &ClientOptions,
+) -> CliError {
+    let hint = match hint(&error, config) {
+        Some(hint) => hint,
+        None if needs_both_transports(&error, config) => both_transports(config, options).await,
+        None => return error,
+    };
+    CliError::Explained {
+        error: Box::new(error),
+        hint,
+    }
+}
+
+fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
+    let message = error.to_string();
+    let url = config.url.as_deref().unwrap_or_default();
+    let stdio = config.command.as_deref();
+    match error.kind() {
+        "timeout" => Some(match (error, stdio) {
+            (CliError::ConnectTimeout { .. }, Some(command)) => format!(
+                "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --timeout MS"
+            ),
+            _ => "the server may just be slow: raise the limit with --timeout MS (0 disables it)"
+                .into(),
+        }),
+        "config" if message.contains("relative URL without a base") => Some(format!(
+            "a URL needs its scheme: try http://{url} (or https:// for TLS)"
+        )),
+        "connect" if url.starts_with("https://") && is_plain_http_reply(&message) => Some(format!(
+            "the server answered in plain HTTP, not TLS: try {}",
+            url.replacen("https://", "http://", 1)
+        )),
+        "connect" if !url.is_empty() => Some(format!(
+            "check that the server is running and listens at {url}"
+        )),
+        "spawn" if stdio.is_some() => Some(
+            "check the command's spelling and that it is on PATH (or give its full path)".into(),
+        ),
+        _ => None,
+    }
+}
+
+/// What rustls and hyper report when a TLS handshake reads a plain-HTTP answer.
+fn is_plain_http_reply(message: &str) -> bool {
+    message.contains("InvalidContentType") || message.contains("corrupt message")
+}
+
+/// Automatic detection failed with an HTTP status: the error only tells the last attempt.
+fn needs_both_transports(error: &CliError, config: &ServerConfig) -> bool {
+    error.kind() == "http" && matches!(config.transport_kind(), Ok(TransportKind::Auto))
+}
+
+/// Try each transport alone and say how each answered.
+async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> String {
+    let attempt = async |kind: &str| {
+        let mut config = config.clone();
+        config.kind = Some(kind.to_owned());
+        match tokio::time::timeout(DIAGNOSE_LIMIT, Client::connect(&config, options.clone())).await
+        {
+            Ok(Ok(client)) => {
+                client.close().await;
+                "connected (a transient failure?)".to_owned()
+            }
+            Ok(Err(e)) => crate::error::one_line(&e.to_string()),
+            Err(_) => format!("no answer within {} s", DIAGNOSE_LIMIT.as_secs()),
+        }
+    };
+    let http = attempt("http").await;
+    let sse = attempt("sse").await;
+    format!(
+        "both transports were tried: Streamable HTTP (POST) answered {http}; legacy HTTP+SSE (GET) answered {sse}; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)"
+    )
+}

@@ -1,0 +1,89 @@
+//! Errors that say what to do (issue 15).
+
+use crate::support::{HttpServer, exe, mcp_in};
+
+#[test]
+fn url_mistakes_get_a_sentence_that_leads_to_the_fix() {
+    let server = HttpServer::start(&[]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = server.url.trim_end_matches("/mcp");
+
+    let wrong_path = mcp_in(dir.path(), &["--url", &format!("{base}/wrong"), "ping"], "");
+    assert_eq!(wrong_path.code(), 1, "{wrong_path:?}");
+    assert!(
+        wrong_path.stderr.contains(
+            "both transports were tried: Streamable HTTP (POST) answered HTTP 404: Not Found; legacy HTTP+SSE (GET) answered HTTP 404"
+        ),
+        "{wrong_path:?}"
+    );
+
+    let bare = base.trim_start_matches("http://");
+    let no_scheme = mcp_in(dir.path(), &["--url", &format!("{bare}/mcp"), "ping"], "");
+    assert!(
+        no_scheme
+            .stderr
+            .contains(&format!("a URL needs its scheme: try http://{bare}/mcp")),
+        "{no_scheme:?}"
+    );
+
+    let tls = server.url.replacen("http://", "https://", 1);
+    let plain = mcp_in(dir.path(), &["--url", &tls, "ping"], "");
+    assert!(
+        plain.stderr.contains(&format!(
+            "the server answered in plain HTTP, not TLS: try {}",
+            server.url
+        )),
+        "{plain:?}"
+    );
+}
+
+#[test]
+fn timeouts_name_the_flag_and_a_mute_command_is_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let slow = mcp_in(
+        dir.path(),
+        &["--timeout", "300", "call", "sleep", "ms=5000"],
+        "",
+    );
+    assert_eq!(slow.code(), 1, "{slow:?}");
+    assert!(
+        slow.stderr.contains("raise the limit with --timeout MS"),
+        "{slow:?}"
+    );
+
+    let mute = shell_words::join([
+        exe().display().to_string(),
+        "__demo-server".into(),
+        "--no-init-reply".into(),
+    ]);
+    let run = mcp_in(
+        dir.path(),
+        &["--timeout", "300", "--stdio", &mute, "ping"],
+        "",
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("--timeout MS"), "{run:?}");
+}
+
+#[test]
+fn a_missing_command_says_to_check_the_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = mcp_in(dir.path(), &["--stdio", "mcp-no-such-command", "ping"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("that it is on PATH"), "{run:?}");
+}
+
+#[test]
+fn json_errors_carry_the_json_rpc_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = mcp_in(dir.path(), &["--json", "read", "test://nosuch"], "");
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.json()["error"]["kind"], "rpc", "{run:?}");
+    assert_eq!(
+        run.json()["error"]["code"],
+        -32002,
+        "resource not found: {run:?}"
+    );
+    let usage = mcp_in(dir.path(), &["--json", "call", "echo", "[1]"], "");
+    assert!(usage.json()["error"].get("code").is_none(), "{usage:?}");
+}
