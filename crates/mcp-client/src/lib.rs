@@ -10,6 +10,8 @@
 //!   declined otherwise). A server's `notifications/cancelled` stops the handler and
 //!   suppresses the reply.
 //! - Per call: timeout, cancellation, progress ([`RequestOptions`]).
+//! - Tasks (experimental, 2025-11-25): tools that must run as tasks are called as tasks;
+//!   [`Client::start_tool_task`] gives a [`TaskHandle`] (see [`tasks`]).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), mcp_client::Error> {
@@ -42,6 +44,7 @@ mod handshake;
 mod notification;
 mod options;
 mod output_schema;
+pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
@@ -49,3 +52,4 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 pub use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
+pub use tasks::{TaskHandle, TaskOptions};
