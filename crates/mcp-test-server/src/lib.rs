@@ -41,6 +41,7 @@ mod server;
 mod sink;
 mod state;
 mod stdio;
+mod tasks;
 #[cfg(test)]
 mod tests;
 mod tools;

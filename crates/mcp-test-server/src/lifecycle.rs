@@ -40,6 +40,7 @@ pub(crate) fn initialize(core: &Core, params: &Value) -> Result<Value, ErrorObje
             "prompts": {"listChanged": true},
             "logging": {},
             "completions": {},
+            "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
         })
     };
     Ok(json!({

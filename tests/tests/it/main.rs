@@ -21,3 +21,4 @@ mod stdio_failures;
 mod stdio_features;
 mod stdio_lifecycle;
 mod stdio_processes;
+mod tasks;

@@ -141,7 +141,11 @@ impl TaskHandle {
                 // request, so take it now; it answers once the task has ended.
                 TaskStatus::Completed | TaskStatus::Failed | TaskStatus::InputRequired => {
                     match self.fetch_result().await {
-                        Ok(result) => return self.checked(result),
+                        Ok(result) => {
+                            // Progress sent before the end may still wait in the queue.
+                            self.drain_notifications();
+                            return self.checked(result);
+                        }
                         // Still waiting on someone: keep polling, then ask again.
                         Err(Error::Timeout { .. }) if !self.task.status.is_terminal() => {}
                         Err(e) => return Err(e),
@@ -261,6 +265,13 @@ impl TaskHandle {
         let task: Task = self.on_cancelled(outcome).await?;
         self.update(task);
         Ok(())
+    }
+
+    /// Take in the notifications already received, without waiting.
+    fn drain_notifications(&mut self) {
+        while let Ok(notification) = self.notifications.try_recv() {
+            self.absorb(&notification);
+        }
     }
 
     /// Take in a notification; true when it told something about this task's state.

@@ -169,6 +169,7 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
             none(),
         ),
     ];
+    tools.extend(super::task_definitions());
     if extra_tool {
         tools.push(tool(
             "extra_tool",
