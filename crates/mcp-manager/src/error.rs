@@ -77,6 +77,18 @@ pub enum ManagerError {
         #[source]
         source: mcp_client::Error,
     },
+    /// The connection was lost while a task ran, and the reconnected server does not know
+    /// the task (it did not outlive the connection). The tool was not started again.
+    #[error("MCP server {server:?}: task {task_id} was lost with the connection: {source}")]
+    TaskLost {
+        /// The server.
+        server: String,
+        /// The task that was running.
+        task_id: String,
+        /// Why the new connection could not follow it.
+        #[source]
+        source: mcp_client::Error,
+    },
 }
 
 impl ManagerError {
@@ -110,6 +122,7 @@ impl ManagerError {
             Self::Config { .. } => "config",
             Self::Auth { .. } => "auth",
             Self::Client { source, .. } => source.kind(),
+            Self::TaskLost { .. } => "task_lost",
         }
     }
 }

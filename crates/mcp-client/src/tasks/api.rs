@@ -184,8 +184,10 @@ impl Client {
         )))
     }
 
-    /// Whether a plain `call_tool` of `tool` runs it as a task (see [`crate::tasks`]).
-    pub(crate) fn runs_as_task(&self, tool: &str) -> bool {
+    /// Whether a plain [`call_tool`](Self::call_tool) of `tool` runs it as a task: its
+    /// `taskSupport` in the last `tools/list` is `"required"`, or `"optional"` with
+    /// [`ClientOptions::with_tasks_for_optional_tools`](crate::ClientOptions::with_tasks_for_optional_tools).
+    pub fn runs_as_task(&self, tool: &str) -> bool {
         let support = self.tool_task_support(tool);
         capability::route(
             support.as_deref(),

@@ -6,6 +6,7 @@ mod connect;
 mod options;
 mod reconnect;
 mod slot;
+mod task_calls;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
