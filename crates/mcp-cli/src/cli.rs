@@ -129,6 +129,21 @@ pub(crate) enum Command {
         /// The server.
         server: String,
     },
+    /// List a server's tasks (long-running tool calls, experimental).
+    Tasks {
+        /// The server.
+        server: String,
+    },
+    /// Follow a task to its result (status changes on stderr), or cancel it.
+    Task {
+        /// The server.
+        server: String,
+        /// The task id.
+        id: String,
+        /// Cancel the task instead of following it.
+        #[arg(long)]
+        cancel: bool,
+    },
     /// Keep connections open and run commands from stdin, one per line.
     ///
     /// Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,

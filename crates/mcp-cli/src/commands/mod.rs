@@ -6,6 +6,7 @@ pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
 pub(crate) mod status;
+pub(crate) mod tasks;
 pub(crate) mod tools;
 
 use std::io::Write as _;
@@ -115,6 +116,10 @@ async fn execute(cli: Cli) -> ExitCode {
             Err(e) => Err(e),
         },
         Command::Ping { server } => one(&ctx, &server, async |c| ping::ping(c).await).await,
+        Command::Tasks { server } => one(&ctx, &server, async |c| tasks::list(c).await).await,
+        Command::Task { server, id, cancel } => {
+            one(&ctx, &server, async |c| tasks::task(c, &id, cancel).await).await
+        }
         Command::Shell { servers } => return crate::shell::run(&ctx, json, &servers).await,
     };
     ctx.progress.finish();
