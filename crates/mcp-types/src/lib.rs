@@ -39,6 +39,7 @@ mod resources;
 mod response_head;
 mod roots;
 pub mod sampling;
+pub mod skills;
 mod tagged;
 pub mod tasks;
 mod tools;
@@ -93,6 +94,10 @@ pub use sampling::{
     ToolResultContent, ToolUseContent,
 };
 pub use serde_json::value::RawValue;
+pub use skills::{
+    GetSkillRequestParams, GetSkillResult, ListSkillsResult, SkillEntry, SkillResource,
+    SkillResources,
+};
 pub use tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, TaskMetadata, TaskStatus};
 pub use tools::{
     CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,
