@@ -39,6 +39,7 @@ mod prompts;
 mod resources;
 mod server;
 mod sink;
+mod skills;
 mod state;
 mod stdio;
 mod tasks;

@@ -41,6 +41,7 @@ pub(crate) fn initialize(core: &Core, params: &Value) -> Result<Value, ErrorObje
             "logging": {},
             "completions": {},
             "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
+            "extensions": {"io.modelcontextprotocol/skills": {}},
         })
     };
     Ok(json!({

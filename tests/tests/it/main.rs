@@ -14,6 +14,7 @@ mod manager_notifications;
 mod manager_reconnect;
 mod manager_support;
 mod manager_tasks;
+mod skills;
 mod sse_call_mcp;
 mod sse_client;
 mod sse_manager_reconnect;
