@@ -77,6 +77,16 @@ pub enum ManagerError {
         #[source]
         source: mcp_client::Error,
     },
+    /// A skill could not be loaded: a request failed, or a file failed verification (its
+    /// content was not returned).
+    #[error("MCP server {server:?}: {source}")]
+    Skill {
+        /// The server.
+        server: String,
+        /// What failed.
+        #[source]
+        source: mcp_client::SkillError,
+    },
     /// The connection was lost while a task ran, and the reconnected server does not know
     /// the task (it did not outlive the connection). The tool was not started again.
     #[error("MCP server {server:?}: task {task_id} was lost with the connection: {source}")]
@@ -123,6 +133,10 @@ impl ManagerError {
             Self::Auth { .. } => "auth",
             Self::Client { source, .. } => source.kind(),
             Self::TaskLost { .. } => "task_lost",
+            Self::Skill { source, .. } => match source {
+                mcp_client::SkillError::Client(e) => e.kind(),
+                _ => "skill_verification",
+            },
         }
     }
 }

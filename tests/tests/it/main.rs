@@ -12,6 +12,7 @@ mod manager_connect;
 mod manager_http;
 mod manager_notifications;
 mod manager_reconnect;
+mod manager_skills;
 mod manager_support;
 mod manager_tasks;
 mod skills;

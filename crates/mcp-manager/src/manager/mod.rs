@@ -5,6 +5,7 @@ mod calls;
 mod connect;
 mod options;
 mod reconnect;
+mod skills;
 mod slot;
 mod task_calls;
 
