@@ -146,3 +146,88 @@ fn tasks_and_task_on_a_fresh_connection() {
         assert!(run.stderr.contains("unknown task task-1"), "{run:?}");
     }
 }
+
+#[test]
+fn skills_lists_every_skill_of_the_demo_server() {
+    let run = mcp(&["skills"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stdout.starts_with("demo:\n"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("greeting         skill://greeting/SKILL.md  Greets people by name"),
+        "{run:?}"
+    );
+    let run = mcp(&["--json", "skills", "demo"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(run.json()["skills"].as_array().unwrap().len(), 3, "{run:?}");
+}
+
+#[test]
+fn skill_prints_the_verified_manifest_and_its_files() {
+    let run = mcp(&["skill", "demo", "skill://greeting/SKILL.md"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stdout.starts_with("---\nname: greeting\n"), "{run:?}");
+    assert!(
+        run.stdout
+            .ends_with("\nfiles:\n  references/STYLE.md  35 bytes\n"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn skill_save_writes_every_file_under_the_skill_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let out_arg = out.to_str().unwrap();
+    let run = mcp_in(
+        dir.path(),
+        &[
+            "skill",
+            "demo",
+            "skill://greeting/SKILL.md",
+            "--save",
+            out_arg,
+        ],
+    );
+    assert_eq!(run.code(), 0, "{run:?}");
+    let style = std::fs::read_to_string(out.join("greeting/references/STYLE.md")).unwrap();
+    assert_eq!(style, "Warm, short, no exclamation marks.\n");
+    assert!(
+        std::fs::read_to_string(out.join("greeting/SKILL.md"))
+            .unwrap()
+            .contains("# Greeting")
+    );
+}
+
+#[test]
+fn a_tampered_skill_prints_only_the_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let run = mcp_in(
+        dir.path(),
+        &[
+            "skill",
+            "demo",
+            "skill://bad-digest/SKILL.md",
+            "--save",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    assert!(
+        run.stderr.starts_with(
+            "mcp: server \"demo\": skill file skill://bad-digest/SKILL.md: digest sha256:"
+        ),
+        "{run:?}"
+    );
+    assert!(!out.exists(), "nothing saved");
+    let run = mcp(&[
+        "--json",
+        "skill",
+        "demo",
+        "skill://bad-frontmatter/SKILL.md",
+    ]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(run.json()["error"]["kind"], "skill_verification", "{run:?}");
+}

@@ -5,6 +5,7 @@ pub(crate) mod call;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
+pub(crate) mod skills;
 pub(crate) mod status;
 pub(crate) mod tasks;
 pub(crate) mod tools;
@@ -119,6 +120,16 @@ async fn execute(cli: Cli) -> ExitCode {
         Command::Tasks { server } => one(&ctx, &server, async |c| tasks::list(c).await).await,
         Command::Task { server, id, cancel } => {
             one(&ctx, &server, async |c| tasks::task(c, &id, cancel).await).await
+        }
+        Command::Skills { server: None } => Ok(skills::all(&ctx).await),
+        Command::Skills {
+            server: Some(server),
+        } => one(&ctx, &server, async |c| skills::one(c).await).await,
+        Command::Skill { server, uri, save } => {
+            one(&ctx, &server, async |c| {
+                skills::skill(c, &uri, save.as_deref()).await
+            })
+            .await
         }
         Command::Shell { servers } => return crate::shell::run(&ctx, json, &servers).await,
     };
