@@ -83,9 +83,9 @@ pub enum ManagerError {
     Skill {
         /// The server.
         server: String,
-        /// What failed.
+        /// What failed (boxed: the error is large).
         #[source]
-        source: mcp_client::SkillError,
+        source: Box<mcp_client::SkillError>,
     },
     /// The connection was lost while a task ran, and the reconnected server does not know
     /// the task (it did not outlive the connection). The tool was not started again.
@@ -95,9 +95,9 @@ pub enum ManagerError {
         server: String,
         /// The task that was running.
         task_id: String,
-        /// Why the new connection could not follow it.
+        /// Why the new connection could not follow it (boxed: the error is large).
         #[source]
-        source: mcp_client::Error,
+        source: Box<mcp_client::Error>,
     },
 }
 
@@ -133,7 +133,7 @@ impl ManagerError {
             Self::Auth { .. } => "auth",
             Self::Client { source, .. } => source.kind(),
             Self::TaskLost { .. } => "task_lost",
-            Self::Skill { source, .. } => match source {
+            Self::Skill { source, .. } => match source.as_ref() {
                 mcp_client::SkillError::Client(e) => e.kind(),
                 _ => "skill_verification",
             },

@@ -55,7 +55,7 @@ impl McpManager {
             .await
             .map_err(|source| ManagerError::Skill {
                 server: server.to_owned(),
-                source,
+                source: Box::new(source),
             })
     }
 }

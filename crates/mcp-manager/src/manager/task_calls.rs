@@ -52,7 +52,7 @@ impl McpManager {
                 let lost = |source| ManagerError::TaskLost {
                     server: slot.name.clone(),
                     task_id: task_id.clone(),
-                    source,
+                    source: Box::new(source),
                 };
                 let handle = client
                     .task_handle(&task_id, TaskOptions::new())
