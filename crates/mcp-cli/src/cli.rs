@@ -155,7 +155,7 @@ pub(crate) enum Command {
         server: String,
         /// The skill's URI (skill://.../SKILL.md).
         uri: String,
-        /// Save the skill's files under DIR/<name>/ instead of printing SKILL.md.
+        /// Save the skill's files under DIR/NAME/ (NAME: the skill's name) instead of printing SKILL.md.
         #[arg(long, value_name = "DIR")]
         save: Option<PathBuf>,
     },
