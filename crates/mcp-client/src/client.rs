@@ -319,8 +319,9 @@ impl Client {
         params: CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
-        // Tools that must (or, when asked, may) run as tasks go through one; see `tasks/`.
-        if params.task.is_none() && self.runs_as_task(&params.name) {
+        // Calls that ask for a task, and tools that must (or, when asked, may) run as
+        // tasks, go through one and return its result; see `tasks/`.
+        if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
         let result: CallToolResult = self.request(methods::TOOLS_CALL, &params, options).await?;

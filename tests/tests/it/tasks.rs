@@ -81,6 +81,20 @@ async fn a_required_task_tool_is_called_as_a_task_by_plain_call_tool() {
 }
 
 #[tokio::test]
+async fn a_call_that_asks_for_a_task_returns_the_tasks_result() {
+    // Not listed, so only the `task` member says this is a task call.
+    let client = connect(&[]).await;
+    let params = params("task_work", json!({"ms": 50, "steps": 1})).with_task(json!({"ttl": 5000}));
+    let result = bounded(client.call_tool_with(params, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "worked 1 steps");
+    let tasks = bounded(client.list_all_tasks()).await.unwrap();
+    assert_eq!(tasks[0].ttl, Some(5000));
+    client.close().await;
+}
+
+#[tokio::test]
 async fn the_handle_reports_each_status_then_the_result() {
     let client = connect(&[]).await;
     let mut task = bounded(client.start_tool_task(

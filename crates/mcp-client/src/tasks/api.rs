@@ -56,14 +56,17 @@ impl Client {
                 capability: "tasks.requests.tools.call",
             });
         }
-        let mut metadata = TaskMetadata::new();
-        if let Some(ttl) = options.ttl_ms {
-            metadata = metadata.with_ttl(ttl);
+        // The caller's own `task` member stands unless `options` says otherwise.
+        if params.task.is_none() || options.ttl_ms.is_some() {
+            let mut metadata = TaskMetadata::new();
+            if let Some(ttl) = options.ttl_ms {
+                metadata = metadata.with_ttl(ttl);
+            }
+            params.task = Some(
+                serde_json::to_value(metadata)
+                    .map_err(|e| Error::Protocol(format!("cannot encode task metadata: {e}")))?,
+            );
         }
-        params.task = Some(
-            serde_json::to_value(metadata)
-                .map_err(|e| Error::Protocol(format!("cannot encode task metadata: {e}")))?,
-        );
         // Our own token rather than the transport's: the transport forgets a request's token
         // once it is answered, and a task's progress goes on long after `CreateTaskResult`.
         let progress_token = request.on_progress.as_ref().map(|_| next_progress_token());
