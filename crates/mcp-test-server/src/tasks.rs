@@ -232,11 +232,14 @@ impl TaskStore {
         self.describe(&id)
     }
 
-    /// Every task, oldest first (ids sort by creation up to 9; good enough for a test server).
+    /// Every task, oldest first: `task-N` ids sort by length, then text (`task-9` before
+    /// `task-10`).
     pub(crate) fn list(&self) -> Vec<Value> {
-        lock(&self.tasks)
-            .iter()
-            .map(|(id, entry)| wire(id, entry))
+        let tasks = lock(&self.tasks);
+        let mut ids: Vec<&String> = tasks.keys().collect();
+        ids.sort_by_key(|id| (id.len(), id.as_str()));
+        ids.into_iter()
+            .filter_map(|id| tasks.get(id).map(|entry| wire(id, entry)))
             .collect()
     }
 
@@ -322,6 +325,20 @@ mod tests {
         assert_eq!(
             iso8601(Duration::from_secs(951_782_400)),
             "2000-02-29T00:00:00.000Z"
+        );
+    }
+
+    #[test]
+    fn tasks_are_listed_oldest_first() {
+        let store = TaskStore::default();
+        let (sink, _rx) = Sink::channel();
+        for _ in 0..11 {
+            store.create(None, sink.clone());
+        }
+        let ids: Vec<Value> = store.list().iter().map(|t| t["taskId"].clone()).collect();
+        assert_eq!(
+            ids[8..],
+            [json!("task-9"), json!("task-10"), json!("task-11")]
         );
     }
 
