@@ -1,8 +1,10 @@
 //! `cargo xtask conformance`: the official MCP client conformance suite against
-//! `mcp-conformance-client` (crates/mcp-conformance), one scenario at a time.
+//! `mcp-conformance-client` (crates/mcp-conformance), one scenario at a time, for each of
+//! two pinned releases (`SUITES`): 0.1.16 in full, and 0.2.0-alpha.12's skills scenarios
+//! (its other scenarios are listed with the reason they do not run).
 //!
-//! 1. Install the pinned suite under `target/conformance` with npm (skipped when that
-//!    version is already there).
+//! 1. Install each pinned suite under `target/<dir>` with npm (skipped when that version is
+//!    already there).
 //! 2. Build the client binary.
 //! 3. Ask the suite for its client scenarios (or take `--scenario` names) and run each alone:
 //!    the suite's own parallel mode makes the timing-sensitive `sse-retry` flaky on 2 cores.
@@ -21,9 +23,80 @@ use anyhow::{Context, Result, bail};
 
 use crate::process::{Env, run};
 
-/// The npm package of the suite and the version everything here was checked against.
+/// The npm package of the suite.
 const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance";
-const SUITE_VERSION: &str = "0.1.16";
+
+/// A pinned release of the suite, where it is installed, and what we run of it.
+struct Suite {
+    /// The npm version.
+    version: &'static str,
+    /// Its npm prefix under `target/` (two releases of one package need two prefixes).
+    dir: &'static str,
+    /// Which of its client scenarios run by default, and how each is judged.
+    plan: fn(&str) -> Plan,
+}
+
+/// The suites, in the order they run: the stable release every scenario of which we run,
+/// then the 2026-era alpha, of which only the skills (SEP-2640) scenarios run for now.
+const SUITES: &[Suite] = &[
+    Suite {
+        version: "0.1.16",
+        dir: "conformance",
+        plan: plan_stable,
+    },
+    Suite {
+        version: "0.2.0-alpha.12",
+        dir: "conformance-next",
+        plan: plan_next,
+    },
+];
+
+/// What to do with a scenario a suite lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    /// Run it and judge it so.
+    Run(Expectation),
+    /// List it without running it (by default), for this reason; run on request with
+    /// `--scenario`, as an expected failure.
+    Skip(&'static str),
+    /// Another pinned suite runs it: neither run nor counted here.
+    Elsewhere,
+}
+
+/// 0.1.16: everything runs; `auth/*` is expected to fail.
+pub fn plan_stable(scenario: &str) -> Plan {
+    Plan::Run(expectation(scenario))
+}
+
+/// 0.2.0-alpha.12: the skills scenarios must pass; the scenarios 0.1.16 also has run there;
+/// the 2026-07-28 ones wait for the lead's decision, each with its reason. A scenario not
+/// named here must pass, so nothing new is silently ignored.
+pub fn plan_next(scenario: &str) -> Plan {
+    const IN_STABLE: &[&str] = &[
+        "initialize",
+        "tools_call",
+        "elicitation-sep1034-client-defaults",
+        "sse-retry",
+    ];
+    match scenario {
+        s if s.starts_with("sep-2640-client-") => Plan::Run(Expectation::MustPass),
+        s if IN_STABLE.contains(&s) => Plan::Elsewhere,
+        s if s.starts_with(EXPECTED_FAILURE_PREFIX) => Plan::Skip(EXPECTED_FAILURE_REASON),
+        "request-metadata" => {
+            Plan::Skip("2026-07-28 request metadata in _meta (SEP-2575): not implemented")
+        }
+        "sep-2322-client-request-state" => {
+            Plan::Skip("2026-07-28 multi-round-trip requests (SEP-2322): not implemented")
+        }
+        "http-standard-headers" | "http-custom-headers" | "http-invalid-tool-headers" => {
+            Plan::Skip("2026-07-28 HTTP request headers: not implemented")
+        }
+        "json-schema-ref-no-deref" | "json-schema-2020-12-preservation" => {
+            Plan::Skip("no play in mcp-conformance-client yet")
+        }
+        _ => Plan::Run(Expectation::MustPass),
+    }
+}
 
 /// Scenarios the client must pass; CI fails when one does not.
 const MUST_PASS: &[&str] = &[
@@ -31,6 +104,10 @@ const MUST_PASS: &[&str] = &[
     "tools_call",
     "elicitation-sep1034-client-defaults",
     "sse-retry",
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
 ];
 
 /// Scenarios under this prefix need OAuth, which mcp-client does not implement yet: they are
@@ -79,12 +156,20 @@ pub struct Tally {
     /// Expected failures the suite nevertheless judged passed (vacuously, until the feature
     /// they test exists): shown, never counted as passes.
     pub vacuous_passes: Vec<String>,
+    /// Scenarios listed but not run by default (see [`Plan::Skip`]).
+    pub not_run: usize,
 }
 
 impl Tally {
-    /// Count one scenario's result.
+    /// Count one scenario's result, judged by the stable suite's rules.
+    #[cfg(test)]
     pub fn record(&mut self, scenario: &str, passed: bool) {
-        match (expectation(scenario), passed) {
+        self.record_as(scenario, expectation(scenario), passed);
+    }
+
+    /// Count one scenario's result, judged as `expected`.
+    pub fn record_as(&mut self, scenario: &str, expected: Expectation, passed: bool) {
+        match (expected, passed) {
             (Expectation::MustPass, true) => self.passed += 1,
             (Expectation::MustPass, false) => self.failed.push(scenario.to_owned()),
             (Expectation::ExpectedFailure, suite_passed) => {
@@ -109,6 +194,12 @@ impl Tally {
                 self.expected_failures
             ));
         }
+        if self.not_run > 0 {
+            lines.push(format!(
+                "{} listed, not run (reasons above; `--scenario NAME` runs one)",
+                self.not_run
+            ));
+        }
         lines
     }
 
@@ -120,8 +211,6 @@ impl Tally {
 
 /// `cargo xtask conformance [--scenario NAME]...`
 pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
-    let work = env.root.join("target").join("conformance");
-    let suite = install_suite(&work)?;
     let hook = env.root.join(LOADER_HOOK);
     let client = build_client(env)?;
     let client_command = client.to_str().filter(|s| !s.contains(char::is_whitespace));
@@ -132,59 +221,61 @@ pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
             client.display()
         );
     };
-    let node = Node {
-        hook: &hook,
-        cli: suite.join("dist").join("index.js"),
-    };
-
-    let scenarios = if only.is_empty() {
+    let mut tally = Tally::default();
+    let mut found = vec![false; only.len()];
+    // Scenarios an earlier suite listed: a later one does not list or count them again.
+    let mut seen = std::collections::BTreeSet::new();
+    for suite in SUITES {
+        let work = env.root.join("target").join(suite.dir);
+        let package = install_suite(&work, suite.version)?;
+        let node = Node {
+            hook: &hook,
+            cli: package.join("dist").join("index.js"),
+        };
         let listing = node.output(&["list", "--client"])?;
-        let names = parse_client_scenarios(&listing);
-        if names.is_empty() {
+        let listed = parse_client_scenarios(&listing);
+        if listed.is_empty() {
             bail!("the suite listed no client scenarios:\n{listing}");
         }
-        names
-    } else {
-        only.to_vec()
-    };
-
-    let results = work.join("results");
-    // Old results would only pile up: each run's are kept until the next.
-    if results.exists() {
-        fs::remove_dir_all(&results)
-            .with_context(|| format!("removing old results in {}", results.display()))?;
-    }
-    fs::create_dir_all(results.join("logs"))?;
-
-    eprintln!(
-        "\nconformance: {} client scenario(s), one at a time; logs in {}",
-        scenarios.len(),
-        results.display()
-    );
-    let mut tally = Tally::default();
-    for scenario in &scenarios {
-        let log = results
-            .join("logs")
-            .join(format!("{}.log", scenario.replace('/', "_")));
-        let started = Instant::now();
-        let passed = node.run_scenario(scenario, client_command, &results, &log)?;
-        let secs = started.elapsed().as_secs_f64();
-        let expected = expectation(scenario);
-        let label = match (expected, passed) {
-            (Expectation::MustPass, true) => "PASS ",
-            (Expectation::MustPass, false) => "FAIL ",
-            (Expectation::ExpectedFailure, _) => "XFAIL",
-        };
-        let note = match (expected, passed) {
-            (Expectation::ExpectedFailure, true) => "; the suite passed it vacuously",
-            _ => "",
-        };
-        eprintln!("{label} {scenario} ({secs:.1}s{note})");
-        if expected == Expectation::MustPass && !passed {
-            let text = fs::read_to_string(&log).unwrap_or_default();
-            eprintln!("---- {scenario} ----\n{}----", strip_ansi(&text));
+        // (scenario, how it is judged) to run; the others are listed with their reason.
+        let mut runs = Vec::new();
+        for scenario in &listed {
+            let requested = only.iter().position(|name| name == scenario);
+            if let Some(i) = requested {
+                found[i] = true;
+            }
+            let plan = match (suite.plan)(scenario) {
+                Plan::Skip(_) if seen.contains(scenario) => Plan::Elsewhere,
+                plan => plan,
+            };
+            match (plan, only.is_empty(), requested) {
+                (Plan::Run(expected), true, _) | (Plan::Run(expected), false, Some(_)) => {
+                    runs.push((scenario.clone(), expected));
+                }
+                (Plan::Skip(_), false, Some(_)) => {
+                    runs.push((scenario.clone(), Expectation::ExpectedFailure));
+                }
+                (Plan::Skip(reason), true, _) => {
+                    eprintln!("SKIP  {scenario} [{}] ({reason})", suite.version);
+                    tally.not_run += 1;
+                }
+                (Plan::Elsewhere, _, _) | (_, false, None) => {}
+            }
         }
-        tally.record(scenario, passed);
+        seen.extend(listed);
+        run_suite(&node, suite, client_command, &work, &runs, &mut tally)?;
+    }
+    let unknown: Vec<&str> = only
+        .iter()
+        .zip(&found)
+        .filter(|(_, found)| !**found)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "no pinned suite lists the scenario(s) {}",
+            unknown.join(", ")
+        );
     }
 
     if !tally.vacuous_passes.is_empty() {
@@ -203,16 +294,68 @@ pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Run `runs` of one suite, one at a time, results under `work/results`.
+fn run_suite(
+    node: &Node<'_>,
+    suite: &Suite,
+    client_command: &str,
+    work: &Path,
+    runs: &[(String, Expectation)],
+    tally: &mut Tally,
+) -> Result<()> {
+    let results = work.join("results");
+    // Old results would only pile up: each run's are kept until the next.
+    if results.exists() {
+        fs::remove_dir_all(&results)
+            .with_context(|| format!("removing old results in {}", results.display()))?;
+    }
+    fs::create_dir_all(results.join("logs"))?;
+    if runs.is_empty() {
+        return Ok(());
+    }
+    eprintln!(
+        "\nconformance {}: {} client scenario(s), one at a time; logs in {}",
+        suite.version,
+        runs.len(),
+        results.display()
+    );
+    for (scenario, expected) in runs {
+        let expected = *expected;
+        let log = results
+            .join("logs")
+            .join(format!("{}.log", scenario.replace('/', "_")));
+        let started = Instant::now();
+        let passed = node.run_scenario(scenario, client_command, &results, &log)?;
+        let secs = started.elapsed().as_secs_f64();
+        let label = match (expected, passed) {
+            (Expectation::MustPass, true) => "PASS ",
+            (Expectation::MustPass, false) => "FAIL ",
+            (Expectation::ExpectedFailure, _) => "XFAIL",
+        };
+        let note = match (expected, passed) {
+            (Expectation::ExpectedFailure, true) => "; the suite passed it vacuously",
+            _ => "",
+        };
+        eprintln!("{label} {scenario} ({secs:.1}s{note})");
+        if expected == Expectation::MustPass && !passed {
+            let text = fs::read_to_string(&log).unwrap_or_default();
+            eprintln!("---- {scenario} ----\n{}----", strip_ansi(&text));
+        }
+        tally.record_as(scenario, expected, passed);
+    }
+    Ok(())
+}
+
 /// `npm install` the pinned suite into `work` unless that version is already there; returns
 /// the package directory.
-fn install_suite(work: &Path) -> Result<PathBuf> {
+fn install_suite(work: &Path, version: &str) -> Result<PathBuf> {
     let package = work.join("node_modules").join(SUITE_PACKAGE);
-    if installed_version(&package).as_deref() == Some(SUITE_VERSION) {
-        eprintln!("conformance suite {SUITE_PACKAGE}@{SUITE_VERSION} already installed");
+    if installed_version(&package).as_deref() == Some(version) {
+        eprintln!("conformance suite {SUITE_PACKAGE}@{version} already installed");
         return Ok(package);
     }
     fs::create_dir_all(work)?;
-    let spec = format!("{SUITE_PACKAGE}@{SUITE_VERSION}");
+    let spec = format!("{SUITE_PACKAGE}@{version}");
     // No install scripts: the suite and its dependencies are plain JavaScript.
     run(Command::new("npm")
         .args([
@@ -226,7 +369,7 @@ fn install_suite(work: &Path) -> Result<PathBuf> {
         .arg(&spec))
     .context("installing the conformance suite with npm (is Node.js with npm installed?)")?;
     match installed_version(&package) {
-        Some(v) if v == SUITE_VERSION => Ok(package),
+        Some(v) if v == version => Ok(package),
         other => bail!(
             "npm installed {spec} but {} holds {other:?}",
             package.display()
@@ -404,6 +547,25 @@ mod tests {
         );
         // Unclassified scenarios are held to passing, not ignored.
         assert_eq!(expectation("some-new-scenario"), Expectation::MustPass);
+    }
+
+    #[test]
+    fn the_next_suite_runs_the_skills_scenarios_and_lists_the_rest() {
+        for name in [
+            "sep-2640-client-no-prefetch",
+            "sep-2640-client-verify-digest",
+            "sep-2640-client-verify-size",
+            "sep-2640-client-verify-frontmatter",
+        ] {
+            assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
+            assert!(MUST_PASS.contains(&name), "{name}");
+        }
+        for name in ["auth/dpop", "request-metadata", "http-custom-headers"] {
+            assert!(matches!(plan_next(name), Plan::Skip(_)), "{name}");
+        }
+        assert_eq!(plan_next("sse-retry"), Plan::Elsewhere);
+        assert_eq!(plan_next("brand-new"), Plan::Run(Expectation::MustPass));
+        assert_eq!(plan_stable("initialize"), Plan::Run(Expectation::MustPass));
     }
 
     #[test]

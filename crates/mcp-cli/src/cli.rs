@@ -270,6 +270,36 @@ pub(crate) enum Command {
         /// The server (optional when there is only one).
         server: Option<String>,
     },
+    /// List a server's tasks (long-running tool calls, experimental).
+    Tasks {
+        /// The server.
+        server: String,
+    },
+    /// Follow a task to its result (status changes on stderr), or cancel it.
+    Task {
+        /// The server.
+        server: String,
+        /// The task id.
+        id: String,
+        /// Cancel the task instead of following it.
+        #[arg(long)]
+        cancel: bool,
+    },
+    /// List the skills of one server, or of all servers (no skill file is read).
+    Skills {
+        /// The server (all servers when omitted).
+        server: Option<String>,
+    },
+    /// Load a skill, verifying every file, and print its SKILL.md (or save its files).
+    Skill {
+        /// The server.
+        server: String,
+        /// The skill's URI (skill://.../SKILL.md).
+        uri: String,
+        /// Save the skill's files under DIR/NAME/ (NAME: the skill's name) instead of printing SKILL.md.
+        #[arg(long, value_name = "DIR")]
+        save: Option<PathBuf>,
+    },
     /// Keep connections open and run commands from stdin, one per line.
     ///
     /// Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,

@@ -145,6 +145,24 @@ pub(crate) enum CliError {
     /// The async runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
+    /// A skill's file failed verification (or could not be read); nothing of it was used.
+    #[error("server \"{server}\": {source}")]
+    Skill {
+        /// The server.
+        server: String,
+        /// What failed.
+        #[source]
+        source: Box<mcp_client::SkillError>,
+    },
+    /// `skill --save DIR` could not write a file.
+    #[error("cannot save {}: {source}", path.display())]
+    Save {
+        /// The file or directory.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// Reading stdin (shell) failed.
     #[error("cannot read stdin: {0}")]
     Stdin(#[source] std::io::Error),
@@ -232,6 +250,11 @@ impl CliError {
             Self::Untrusted { .. } => "untrusted",
             Self::Interrupted | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
+            Self::Skill { source, .. } => match source.as_ref() {
+                mcp_client::SkillError::Client(e) => e.kind(),
+                _ => "skill_verification",
+            },
+            Self::Save { .. } => "io",
         }
     }
 
@@ -248,7 +271,9 @@ impl CliError {
             | Self::UnknownTool { server, .. }
             | Self::Unsupported { server, .. }
             | Self::Closed { server, .. }
-            | Self::ToolError { server, .. } => Some(server),
+            | Self::ToolError { server, .. }
+            | Self::Skill { server, .. } => Some(server),
+            Self::Save { .. } => None,
             Self::Usage(_)
             | Self::EditConfig(_)
             | Self::Untrusted { .. }

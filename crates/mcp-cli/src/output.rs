@@ -93,10 +93,13 @@ pub(crate) fn read_result(result: &ReadResourceResult) -> String {
 /// A tool list: name, then its title or the first line of its description.
 pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
     let rows = tools.iter().map(|t| {
-        (
-            t.name.clone(),
-            summary(t.title.as_deref(), t.description.as_deref()),
-        )
+        let summary = summary(t.title.as_deref(), t.description.as_deref());
+        // A tool that can only run as a task (long-running; `mcp call` follows it).
+        let summary = match t.task_support() {
+            "required" => format!("[task] {summary}"),
+            _ => summary,
+        };
+        (t.name.clone(), summary)
     });
     table(rows, indent)
 }

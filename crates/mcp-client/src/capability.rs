@@ -19,6 +19,9 @@ pub(crate) fn require(caps: &ServerCapabilities, method: &str) -> Result<(), Err
         methods::PROMPTS_LIST | methods::PROMPTS_GET => (caps.prompts.is_some(), "prompts"),
         methods::COMPLETION_COMPLETE => (caps.completions.is_some(), "completions"),
         methods::LOGGING_SET_LEVEL => (caps.logging.is_some(), "logging"),
+        methods::TASKS_GET | methods::TASKS_RESULT => (caps.tasks.is_some(), "tasks"),
+        methods::TASKS_LIST => (task_capability(caps, "list"), "tasks.list"),
+        methods::TASKS_CANCEL => (task_capability(caps, "cancel"), "tasks.cancel"),
         _ => return Ok(()),
     };
     if declared {
@@ -29,4 +32,9 @@ pub(crate) fn require(caps: &ServerCapabilities, method: &str) -> Result<(), Err
             capability,
         })
     }
+}
+
+/// Whether the server's `tasks` capability holds `member` (`list`, `cancel`).
+fn task_capability(caps: &ServerCapabilities, member: &str) -> bool {
+    caps.tasks.as_ref().and_then(|t| t.get(member)).is_some()
 }

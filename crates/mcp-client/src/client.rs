@@ -319,9 +319,35 @@ impl Client {
         params: CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
+        // Calls that ask for a task, and tools that must (or, when asked, may) run as
+        // tasks, go through one and return its result; see `tasks/`.
+        if params.task.is_some() || self.runs_as_task(&params.name) {
+            return self.call_tool_as_task(params, options).await;
+        }
         let result: CallToolResult = self.request(methods::TOOLS_CALL, &params, options).await?;
         self.inner.output_schemas.check(&params.name, &result)?;
         Ok(result)
+    }
+
+    // --- For `tasks/` (task-augmented tool calls): what they need of the client's state.
+
+    /// Check a tool result against the tool's output schema, as `call_tool_with` does.
+    pub(crate) fn check_output_schema(
+        &self,
+        tool: &str,
+        result: &CallToolResult,
+    ) -> Result<(), Error> {
+        self.inner.output_schemas.check(tool, result)
+    }
+
+    /// The tool's `execution.taskSupport` in the last `tools/list`, if it was listed.
+    pub(crate) fn tool_task_support(&self, tool: &str) -> Option<String> {
+        self.inner.output_schemas.task_support(tool)
+    }
+
+    /// The options the client was built with.
+    pub(crate) fn options(&self) -> &ClientOptions {
+        self.inner.dispatcher.options()
     }
 
     /// One page of `resources/list`.

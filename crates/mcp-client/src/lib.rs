@@ -10,6 +10,10 @@
 //!   declined otherwise). A server's `notifications/cancelled` stops the handler and
 //!   suppresses the reply.
 //! - Per call: timeout, cancellation, progress ([`RequestOptions`]).
+//! - Tasks (experimental, 2025-11-25): tools that must run as tasks are called as tasks;
+//!   [`Client::start_tool_task`] gives a [`TaskHandle`] (see [`tasks`]).
+//! - Skills (SEP-2640): [`Client::list_skills`], [`Client::get_skill`] and
+//!   [`Client::load_skill`], which verifies every file before returning it (see [`skills`]).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), mcp_client::Error> {
@@ -43,6 +47,8 @@ mod handshake;
 mod notification;
 mod options;
 mod output_schema;
+pub mod skills;
+pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
@@ -50,3 +56,5 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 pub use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
+pub use skills::{LoadedSkill, SkillError, SkillFile};
+pub use tasks::{TaskHandle, TaskOptions};

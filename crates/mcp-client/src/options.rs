@@ -39,6 +39,8 @@ pub struct ClientOptions {
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
     pub(crate) on_notification: Option<NotificationCallback>,
     pub(crate) request_timeout: Option<Duration>,
+    pub(crate) tasks: bool,
+    pub(crate) tasks_for_optional_tools: bool,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -55,6 +57,8 @@ impl ClientOptions {
             elicitation: None,
             on_notification: None,
             request_timeout: None,
+            tasks: false,
+            tasks_for_optional_tools: false,
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -131,6 +135,26 @@ impl ClientOptions {
         options
     }
 
+    /// Declare the `tasks` capability (experimental, 2025-11-25) as `{}`: the client takes
+    /// part in tasks, but runs none the server could ask of it (no `tasks.list`,
+    /// `tasks.cancel` or `tasks.requests`: it answers no `tasks/*` request). Tools whose
+    /// `taskSupport` is `"required"` are called as tasks with or without this.
+    #[must_use]
+    pub fn with_tasks(mut self) -> Self {
+        self.tasks = true;
+        self
+    }
+
+    /// Also run tools whose `taskSupport` is `"optional"` as tasks in
+    /// [`crate::Client::call_tool`] (when the server accepts task-augmented tool calls);
+    /// implies [`with_tasks`](Self::with_tasks).
+    #[must_use]
+    pub fn with_tasks_for_optional_tools(mut self) -> Self {
+        self.tasks = true;
+        self.tasks_for_optional_tools = true;
+        self
+    }
+
     /// Offer a different protocol revision in `initialize` (for testing older servers).
     #[must_use]
     pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
@@ -153,6 +177,9 @@ impl ClientOptions {
         if let Some((modes, _)) = &self.elicitation {
             caps = caps.with_elicitation(modes.form, modes.url);
         }
+        if self.tasks {
+            caps = caps.with_tasks(serde_json::json!({}));
+        }
         caps
     }
 }
@@ -172,6 +199,8 @@ impl fmt::Debug for ClientOptions {
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
             .field("request_timeout", &self.request_timeout)
+            .field("tasks", &self.tasks)
+            .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
             .finish_non_exhaustive()
     }
 }

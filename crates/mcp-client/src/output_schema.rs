@@ -8,14 +8,24 @@ use mcp_jsonrpc::Error;
 use mcp_types::{CallToolResult, Tool};
 
 /// Compiled output schemas of the tools seen in `tools/list`, by tool name.
+///
+/// Also remembers each listed tool's `execution.taskSupport`, the other fact a call needs
+/// from the listing (whether it must run as a task, see `tasks/`).
 #[derive(Default)]
 pub(crate) struct OutputSchemas {
     by_tool: Mutex<HashMap<String, Arc<jsonschema::Validator>>>,
+    task_support: Mutex<HashMap<String, String>>,
 }
 
 impl OutputSchemas {
     /// Remember the schemas of `tools` (replacing what a previous listing said about them).
     pub(crate) fn learn(&self, tools: &[Tool]) {
+        {
+            let mut support = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+            for tool in tools {
+                support.insert(tool.name.clone(), tool.task_support().to_owned());
+            }
+        }
         let mut map = self.by_tool.lock().unwrap_or_else(|p| p.into_inner());
         for tool in tools {
             match tool.output_schema.as_ref().map(jsonschema::validator_for) {
@@ -40,6 +50,20 @@ impl OutputSchemas {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clear();
+        self.task_support
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+
+    /// The tool's `execution.taskSupport` as last listed (`"forbidden"` when absent), or
+    /// `None` for a tool never listed.
+    pub(crate) fn task_support(&self, tool: &str) -> Option<String> {
+        self.task_support
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(tool)
+            .cloned()
     }
 
     /// Check `result` against `tool`'s schema, when it declared one. Error results

@@ -19,6 +19,15 @@ pub enum ScenarioError {
     NoTools,
     /// The server does not list a tool the scenario needs.
     MissingTool(String),
+    /// The scenario needs skills, but the server declared no skills extension or lists none.
+    NoSkills,
+    /// Loading a skill did not end as the scenario expects.
+    Skill {
+        /// The skill's manifest URI.
+        uri: String,
+        /// What happened instead.
+        outcome: String,
+    },
     /// A tool answered, but not with what the scenario expects.
     UnexpectedResult {
         /// The tool.
@@ -41,6 +50,10 @@ impl fmt::Display for ScenarioError {
             Self::Client { step, source } => write!(f, "{step}: {source}"),
             Self::NoTools => f.write_str("the server did not declare the `tools` capability"),
             Self::MissingTool(tool) => write!(f, "the server does not list the tool `{tool}`"),
+            Self::NoSkills => {
+                f.write_str("the server declared no skills extension or lists no skill")
+            }
+            Self::Skill { uri, outcome } => write!(f, "skill {uri}: {outcome}"),
             Self::UnexpectedResult { tool, text } => {
                 write!(f, "unexpected result from `{tool}`: {text:?}")
             }

@@ -24,8 +24,9 @@ mod defaults;
 mod error;
 mod play;
 mod scenario;
+mod skills;
 
 pub use defaults::form_defaults;
 pub use error::ScenarioError;
 pub use play::play;
-pub use scenario::Scenario;
+pub use scenario::{Scenario, SkillCheck};

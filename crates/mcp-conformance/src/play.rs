@@ -6,7 +6,8 @@ use mcp_client::{
 use mcp_types::{CallToolResult, ElicitRequestParams, ElicitResult, ErrorObject};
 use serde_json::{Value, json};
 
-use crate::{Scenario, ScenarioError, form_defaults};
+use crate::skills::{self, Check, SkillPlay};
+use crate::{Scenario, ScenarioError, SkillCheck, form_defaults};
 
 /// Each request's bound: well inside the suite's 30 s per scenario, so a stuck request
 /// ends with a clear error instead of the suite killing the process.
@@ -33,6 +34,18 @@ pub async fn play(scenario: &Scenario, url: &str) -> Result<(), ScenarioError> {
             json!({}),
             "Reconnection test completed",
         ),
+        Scenario::SkillsNoPrefetch => {
+            return skills::play(url, options, REQUEST_TIMEOUT_MS, SkillPlay::ListOnly).await;
+        }
+        Scenario::SkillsVerify(check) => {
+            let check = match check {
+                SkillCheck::Digest => Check::Digest,
+                SkillCheck::Size => Check::Size,
+                _ => Check::Frontmatter,
+            };
+            let play = SkillPlay::LoadExpectingRejection(check);
+            return skills::play(url, options, REQUEST_TIMEOUT_MS, play).await;
+        }
         // What an OAuth-capable client would do once authorized: use the server.
         Scenario::Auth(_) => return session(url, options, Then::CallFirstTool).await,
         Scenario::Unknown(name) => return Err(ScenarioError::UnknownScenario(name.clone())),

@@ -1,5 +1,17 @@
 //! The scenario names the suite passes in `MCP_CONFORMANCE_SCENARIO`.
 
+/// The verification a `sep-2640-client-verify-*` scenario's skill must fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkillCheck {
+    /// `sha256` digest.
+    Digest,
+    /// Size in bytes.
+    Size,
+    /// SKILL.md frontmatter against the entry's.
+    Frontmatter,
+}
+
 /// One client scenario of the conformance suite, by what this client does for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -14,6 +26,11 @@ pub enum Scenario {
     /// `sse-retry`: call the tool whose SSE stream the server closes before answering; the
     /// transport must resume with GET + `Last-Event-ID` after the `retry:` delay (SEP-1699).
     SseRetry,
+    /// `sep-2640-client-no-prefetch`: list the skills and read none of their files.
+    SkillsNoPrefetch,
+    /// `sep-2640-client-verify-{digest,size,frontmatter}`: load the skill whose SKILL.md
+    /// fails that check, and reject it before reading its other file.
+    SkillsVerify(SkillCheck),
     /// `auth/*`: connect, list tools, call one. These servers demand OAuth, which
     /// mcp-client does not implement yet, so they are expected to fail.
     Auth(String),
@@ -29,6 +46,10 @@ impl Scenario {
             "tools_call" => Self::ToolsCall,
             "elicitation-sep1034-client-defaults" => Self::ElicitationDefaults,
             "sse-retry" => Self::SseRetry,
+            "sep-2640-client-no-prefetch" => Self::SkillsNoPrefetch,
+            "sep-2640-client-verify-digest" => Self::SkillsVerify(SkillCheck::Digest),
+            "sep-2640-client-verify-size" => Self::SkillsVerify(SkillCheck::Size),
+            "sep-2640-client-verify-frontmatter" => Self::SkillsVerify(SkillCheck::Frontmatter),
             auth if auth.starts_with("auth/") => Self::Auth(auth.to_owned()),
             other => Self::Unknown(other.to_owned()),
         }
@@ -41,6 +62,10 @@ impl Scenario {
             Self::ToolsCall => "tools_call",
             Self::ElicitationDefaults => "elicitation-sep1034-client-defaults",
             Self::SseRetry => "sse-retry",
+            Self::SkillsNoPrefetch => "sep-2640-client-no-prefetch",
+            Self::SkillsVerify(SkillCheck::Digest) => "sep-2640-client-verify-digest",
+            Self::SkillsVerify(SkillCheck::Size) => "sep-2640-client-verify-size",
+            Self::SkillsVerify(SkillCheck::Frontmatter) => "sep-2640-client-verify-frontmatter",
             Self::Auth(name) | Self::Unknown(name) => name,
         }
     }
@@ -57,6 +82,10 @@ mod tests {
             "tools_call",
             "elicitation-sep1034-client-defaults",
             "sse-retry",
+            "sep-2640-client-no-prefetch",
+            "sep-2640-client-verify-digest",
+            "sep-2640-client-verify-size",
+            "sep-2640-client-verify-frontmatter",
             "auth/metadata-default",
             "no-such-scenario",
         ] {

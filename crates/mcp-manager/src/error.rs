@@ -77,6 +77,28 @@ pub enum ManagerError {
         #[source]
         source: mcp_client::Error,
     },
+    /// A skill could not be loaded: a request failed, or a file failed verification (its
+    /// content was not returned).
+    #[error("MCP server {server:?}: {source}")]
+    Skill {
+        /// The server.
+        server: String,
+        /// What failed (boxed: the error is large).
+        #[source]
+        source: Box<mcp_client::SkillError>,
+    },
+    /// The connection was lost while a task ran, and the reconnected server does not know
+    /// the task (it did not outlive the connection). The tool was not started again.
+    #[error("MCP server {server:?}: task {task_id} was lost with the connection: {source}")]
+    TaskLost {
+        /// The server.
+        server: String,
+        /// The task that was running.
+        task_id: String,
+        /// Why the new connection could not follow it (boxed: the error is large).
+        #[source]
+        source: Box<mcp_client::Error>,
+    },
 }
 
 impl ManagerError {
@@ -110,6 +132,11 @@ impl ManagerError {
             Self::Config { .. } => "config",
             Self::Auth { .. } => "auth",
             Self::Client { source, .. } => source.kind(),
+            Self::TaskLost { .. } => "task_lost",
+            Self::Skill { source, .. } => match source.as_ref() {
+                mcp_client::SkillError::Client(e) => e.kind(),
+                _ => "skill_verification",
+            },
         }
     }
 }

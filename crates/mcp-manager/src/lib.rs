@@ -44,4 +44,4 @@ pub use manager::{EnvLookup, ManagerOptions, McpManager};
 pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
 pub use reconnect::ReconnectPolicy;
 pub use status::{ServerStatus, StatusEvent};
-pub use tools::ManagedTool;
+pub use tools::{ManagedSkill, ManagedTool};

@@ -1,4 +1,5 @@
-//! The tool bridge's view of one tool: its namespaced name and where it comes from.
+//! The bridge's view of one tool (its namespaced name and where it comes from) and of one
+//! skill.
 
 use mcp_types::Tool;
 
@@ -24,4 +25,16 @@ impl ManagedTool {
     pub fn input_schema(&self) -> &serde_json::Value {
         &self.tool.input_schema
     }
+}
+
+/// A skill offered by a managed server (SEP-2640), as [`McpManager::skills`] lists it.
+///
+/// [`McpManager::skills`]: crate::McpManager::skills
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ManagedSkill {
+    /// The server that offers it.
+    pub server: String,
+    /// The skill's entry as the server listed it (no file read).
+    pub entry: mcp_types::SkillEntry,
 }

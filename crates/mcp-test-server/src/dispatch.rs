@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::server::{Core, Outcome};
 use crate::sink::Sink;
-use crate::{completion, lifecycle, logging, pagination, prompts, resources, tools};
+use crate::{completion, lifecycle, logging, pagination, prompts, resources, skills, tools};
 
 /// What a request handler may use: the session, the sink of this request's answers, and
 /// the request's progress token.
@@ -74,6 +74,12 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
             }
         }),
         "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
+        "tasks/get" => ctx.core.tasks.get(&params),
+        "tasks/result" => ctx.core.tasks.result(&params, &ctx.sink).await,
+        "tasks/cancel" => ctx.core.tasks.cancel(&params),
+        "tasks/list" => list(ctx, "tasks", ctx.core.tasks.list(), &params),
+        "skills/list" => list(ctx, "skills", skills::list(), &params),
+        "skills/get" => skills::get(&params),
         "prompts/list" => list(ctx, "prompts", prompts::list(), &params),
         "prompts/get" => prompts::get(&params),
         "completion/complete" => completion::complete(&params),

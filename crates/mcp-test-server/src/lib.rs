@@ -39,8 +39,10 @@ mod prompts;
 mod resources;
 mod server;
 mod sink;
+mod skills;
 mod state;
 mod stdio;
+mod tasks;
 #[cfg(test)]
 mod tests;
 mod tools;

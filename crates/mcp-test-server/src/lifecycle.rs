@@ -40,6 +40,8 @@ pub(crate) fn initialize(core: &Core, params: &Value) -> Result<Value, ErrorObje
             "prompts": {"listChanged": true},
             "logging": {},
             "completions": {},
+            "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
+            "extensions": {"io.modelcontextprotocol/skills": {}},
         })
     };
     Ok(json!({

@@ -77,6 +77,9 @@ fn not_found(uri: &str) -> ErrorObject {
 /// `resources/read`.
 pub(crate) fn read(params: &Value) -> Result<Value, ErrorObject> {
     let uri = uri_param(params)?;
+    if crate::skills::is_skill_uri(uri) {
+        return crate::skills::read(uri);
+    }
     let content = if uri == HELLO_URI {
         json!({"uri": uri, "mimeType": "text/plain", "text": "Hello, world!"})
     } else if uri == BLOB_URI {

@@ -20,6 +20,7 @@ use crate::http::RequestLog;
 use crate::options::ServerOptions;
 use crate::sink::Sink;
 use crate::state::State;
+use crate::tasks::TaskStore;
 
 /// An MCP server session, independent of any transport.
 ///
@@ -37,6 +38,8 @@ pub(crate) struct Core {
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     pub(crate) client_requests: Arc<ClientRequests>,
     pub(crate) child: Option<ChildProcess>,
+    /// Tasks started by task-augmented tool calls.
+    pub(crate) tasks: TaskStore,
     stray_ids: AtomicU64,
     pub(crate) frontend: Frontend,
 }
@@ -83,6 +86,7 @@ impl Server {
                 in_flight: Mutex::new(HashMap::new()),
                 client_requests: Arc::new(ClientRequests::default()),
                 child,
+                tasks: TaskStore::default(),
                 stray_ids: AtomicU64::new(0),
                 frontend,
             }),
@@ -167,6 +171,7 @@ impl Server {
         for (_, in_flight) in lock(&self.core.in_flight).drain() {
             in_flight.abort.abort();
         }
+        self.core.tasks.abort_all();
     }
 
     fn spawn_request(&self, request: Request, sink: Sink) {

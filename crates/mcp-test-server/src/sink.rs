@@ -69,6 +69,30 @@ impl Sink {
     pub fn is_open(&self) -> bool {
         !self.tx.is_closed()
     }
+
+    /// A reference that does not keep the sink alive: over HTTP a POST's stream ends when
+    /// its last sink is dropped, so long-lived holders (tasks) must not own one.
+    pub(crate) fn downgrade(&self) -> WeakSink {
+        WeakSink {
+            tx: self.tx.downgrade(),
+        }
+    }
+}
+
+/// A [`Sink`] that may have gone (see [`Sink::downgrade`]).
+#[derive(Debug, Clone)]
+pub(crate) struct WeakSink {
+    tx: mpsc::WeakUnboundedSender<OutFrame>,
+}
+
+impl WeakSink {
+    /// The sink, while someone else still holds it and its front end still reads it.
+    pub(crate) fn upgrade(&self) -> Option<Sink> {
+        self.tx
+            .upgrade()
+            .map(|tx| Sink { tx })
+            .filter(Sink::is_open)
+    }
 }
 
 fn raw_value(value: &Value) -> Box<RawValue> {

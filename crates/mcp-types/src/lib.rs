@@ -40,6 +40,7 @@ mod response_head;
 pub use response_head::peek_id;
 mod roots;
 pub mod sampling;
+pub mod skills;
 mod tagged;
 pub mod tasks;
 mod tools;
@@ -94,6 +95,10 @@ pub use sampling::{
     ToolResultContent, ToolUseContent,
 };
 pub use serde_json::value::RawValue;
+pub use skills::{
+    GetSkillRequestParams, GetSkillResult, ListSkillsResult, SkillEntry, SkillResource,
+    SkillResources,
+};
 pub use tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, TaskMetadata, TaskStatus};
 pub use tools::{
     CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,

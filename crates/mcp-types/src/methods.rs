@@ -50,6 +50,11 @@ pub const TASKS_LIST: &str = "tasks/list";
 /// `tasks/cancel`: cancel a task (experimental, 2025-11-25).
 pub const TASKS_CANCEL: &str = "tasks/cancel";
 
+/// `skills/list`: page through the server's skills (SEP-2640 extension).
+pub const SKILLS_LIST: &str = "skills/list";
+/// `skills/get`: one skill's entry by its manifest URI (SEP-2640 extension).
+pub const SKILLS_GET: &str = "skills/get";
+
 /// `notifications/initialized`: the client finished initialization.
 pub const INITIALIZED: &str = "notifications/initialized";
 /// `notifications/tools/list_changed`: the server's tool list changed.

@@ -86,6 +86,10 @@ pub(crate) async fn call(
             tool: tool.to_owned(),
         });
     }
+    // Task tools show their states as they run (see tasks.rs).
+    if super::tasks::runs_as_task(connection, tool) {
+        return super::tasks::call(ctx, connection, tool, arguments).await;
+    }
     // `--timeout` reaches this call through the client's request timeout (see servers.rs).
     let options = with_progress_extension(ctx, &connection.name);
     let manager = ctx.servers.manager();

@@ -8,7 +8,9 @@ pub(crate) mod edit;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
+pub(crate) mod skills;
 pub(crate) mod status;
+pub(crate) mod tasks;
 pub(crate) mod tools;
 pub(crate) mod watch;
 
@@ -127,6 +129,20 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
             Ok(_) => Err(CliError::Usage("watch: expected [SERVER] URI".into())),
             Err(e) => Err(e),
         },
+        Command::Tasks { server } => one(ctx, &server, async |c| tasks::list(c).await).await,
+        Command::Task { server, id, cancel } => {
+            one(ctx, &server, async |c| tasks::task(c, &id, cancel).await).await
+        }
+        Command::Skills { server: None } => Ok(skills::all(ctx).await),
+        Command::Skills {
+            server: Some(server),
+        } => one(ctx, &server, async |c| skills::one(c).await).await,
+        Command::Skill { server, uri, save } => {
+            one(ctx, &server, async |c| {
+                skills::skill(c, &uri, save.as_deref()).await
+            })
+            .await
+        }
     };
     ctx.progress.finish();
     ctx.servers.shutdown().await;

@@ -148,6 +148,12 @@ impl McpManager {
             }
         }
         let (client, generation) = self.ready_client(&slot).await?;
+        if client.runs_as_task(&params.name) {
+            // A task outlives a connection: see `task_calls.rs` for the reconnect rules.
+            return self
+                .call_tool_as_task(&slot, (client, generation), params, options)
+                .await;
+        }
         match client.call_tool_with(params.clone(), options.clone()).await {
             Err(e) if e.is_retryable_connection() => {
                 tracing::info!(target: "mcp::manager", server = %slot.name, error = %e, "tool call lost its connection; reconnecting to retry once");

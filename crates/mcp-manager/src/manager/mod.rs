@@ -5,7 +5,9 @@ mod calls;
 mod connect;
 mod options;
 mod reconnect;
+mod skills;
 mod slot;
+mod task_calls;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};

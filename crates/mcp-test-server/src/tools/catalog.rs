@@ -182,6 +182,7 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
             none(),
         ),
     ];
+    tools.extend(super::task_definitions());
     if extra_tool {
         tools.push(tool(
             "extra_tool",

@@ -6,6 +6,7 @@
 mod catalog;
 mod client;
 mod local;
+mod task;
 
 use mcp_types::{ErrorObject, error_codes};
 use serde_json::{Map, Value, json};
@@ -13,6 +14,7 @@ use serde_json::{Map, Value, json};
 use crate::dispatch::Ctx;
 
 pub(crate) use catalog::{TEST_TOOLS, definitions};
+pub(crate) use task::definitions as task_definitions;
 
 /// Why a tool call did not produce a normal result.
 #[derive(Debug)]
@@ -44,6 +46,9 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
             ));
         }
     };
+    if let Some(answer) = task::route(ctx, name, args.0, params).await {
+        return answer;
+    }
     let outcome = match name {
         "echo" => args.str("text").map(text_result),
         "add" => local::add(&args),

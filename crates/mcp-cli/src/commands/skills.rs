@@ -1,0 +1,207 @@
+//! Skills (SEP-2640): `skills [SERVER]` and `skill SERVER URI [--save DIR]`.
+//!
+//! Listing reads no skill file. `skill` loads one: every file is read and verified (size,
+//! sha256 digest, SKILL.md frontmatter equal to the entry's) before anything is printed or
+//! saved, so a tampered skill prints nothing but the error.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use mcp_client::{LoadedSkill, SkillError};
+use mcp_types::SkillEntry;
+use serde_json::{Value, json};
+
+use super::{Context, Report};
+use crate::error::{CliError, EXIT_FAILURE, one_line};
+use crate::output::{self, Outcome};
+use crate::servers::Connection;
+
+/// The skills of one connection (none when it does not declare the extension).
+async fn fetch(connection: &Connection) -> Result<Vec<SkillEntry>, CliError> {
+    if !connection.client.supports_skills() {
+        return Ok(Vec::new());
+    }
+    connection
+        .client
+        .list_all_skills()
+        .await
+        .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))
+}
+
+/// `NAME  URI  DESCRIPTION` rows.
+fn table(skills: &[SkillEntry], indent: &str) -> String {
+    let width = skills
+        .iter()
+        .map(|s| one_line(s.name().unwrap_or("?")).chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for skill in skills {
+        let line = format!(
+            "{:<width$}  {}  {}",
+            one_line(skill.name().unwrap_or("?")),
+            one_line(&skill.uri),
+            one_line(skill.description().unwrap_or_default())
+        );
+        let _ = writeln!(out, "{indent}{}", line.trim_end());
+    }
+    out
+}
+
+/// `skills SERVER`.
+pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
+    let skills = fetch(connection).await?;
+    let json = json!({"server": connection.name, "skills": output::json(&skills)});
+    Ok(Outcome::new(json, table(&skills, "")).into())
+}
+
+/// `skills`: every enabled server's skills, grouped by server; a server that fails is
+/// reported (exit 1) without hiding the others.
+pub(crate) async fn all(ctx: &Context) -> Report {
+    let mut names = Vec::new();
+    let mut problems = Vec::new();
+    for name in ctx.servers.names() {
+        match ctx.servers.entry(&name) {
+            Ok(_) => names.push(name),
+            Err(CliError::Disabled { .. }) => {}
+            Err(e) => problems.push(e),
+        }
+    }
+    let mut text = String::new();
+    let mut entries: Vec<Value> = problems
+        .iter()
+        .map(|e| json!({"server": e.server(), "error": e.to_json()}))
+        .collect();
+    let connections = ctx.servers.connect_all(&names).await;
+    for (name, connection) in names.iter().zip(connections) {
+        let result = match connection {
+            Ok(connection) => fetch(&connection).await,
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(skills) => {
+                let _ = writeln!(text, "{name}:");
+                text.push_str(&table(&skills, "  "));
+                entries.push(json!({"server": name, "skills": output::json(&skills)}));
+            }
+            Err(e) => {
+                entries.push(json!({"server": name, "error": e.to_json()}));
+                problems.push(e);
+            }
+        }
+    }
+    let exit = if problems.is_empty() { 0 } else { EXIT_FAILURE };
+    Report {
+        outcome: Outcome::new(json!({"servers": entries}), text),
+        problems,
+        exit,
+    }
+}
+
+/// `skill SERVER URI [--save DIR]`: load (verify) the skill, print SKILL.md and the file
+/// list, or save every file under `DIR/<name>/`.
+pub(crate) async fn skill(
+    connection: &Connection,
+    uri: &str,
+    save: Option<&Path>,
+) -> Result<Report, CliError> {
+    let client = &connection.client;
+    let skill_error = |e: SkillError| match e {
+        SkillError::Client(e) => CliError::client(&connection.name, e, Some(client)),
+        other => CliError::Skill {
+            server: connection.name.clone(),
+            source: Box::new(other),
+        },
+    };
+    let entry = client
+        .get_skill(uri)
+        .await
+        .map_err(|e| CliError::client(&connection.name, e, Some(client)))?;
+    let skill = client.load_skill(&entry).await.map_err(skill_error)?;
+    let files: Vec<Value> = skill
+        .files
+        .iter()
+        .map(|f| json!({"path": f.path, "uri": f.uri, "size": f.bytes.len(), "mimeType": f.mime_type}))
+        .collect();
+    let mut json = json!({
+        "server": connection.name,
+        "skill": output::json(&skill.entry),
+        "instructions": skill.instructions,
+        "files": files,
+    });
+    let text = match save {
+        Some(dir) => {
+            let saved = save_files(&skill, dir)?;
+            json["savedTo"] = json!(saved.display().to_string());
+            format!(
+                "saved {} files of skill {} to {}\n",
+                skill.files.len(),
+                one_line(skill.name().unwrap_or("?")),
+                saved.display()
+            )
+        }
+        None => describe(&skill),
+    };
+    Ok(Outcome::new(json, text).into())
+}
+
+/// SKILL.md as served (control characters other than newlines and tabs dropped, so it
+/// cannot drive the terminal), then the other files.
+fn describe(skill: &LoadedSkill) -> String {
+    let mut out = String::new();
+    if let Some(manifest) = skill.files.first() {
+        out.push_str(&printable(&String::from_utf8_lossy(&manifest.bytes)));
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    if skill.files.len() > 1 {
+        out.push_str("\nfiles:\n");
+        for file in &skill.files[1..] {
+            let _ = writeln!(
+                out,
+                "  {}  {} bytes",
+                one_line(&file.path),
+                file.bytes.len()
+            );
+        }
+    }
+    out
+}
+
+fn printable(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+        .collect()
+}
+
+/// Write every file under `dir/<name>/` and return that directory. The name must be one
+/// plain path segment; the files' paths were checked to stay inside the skill.
+fn save_files(skill: &LoadedSkill, dir: &Path) -> Result<PathBuf, CliError> {
+    let name = skill.name().unwrap_or_default();
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !plain {
+        return Err(CliError::Usage(format!(
+            "cannot save skill {:?}: its name is not a plain directory name",
+            one_line(name)
+        )));
+    }
+    let root = dir.join(name);
+    for file in &skill.files {
+        let path = root.join(&file.path);
+        let io = |source| CliError::Save {
+            path: path.clone(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::write(&path, &file.bytes).map_err(io)?;
+    }
+    Ok(root)
+}
