@@ -42,10 +42,12 @@ mod handshake;
 mod notification;
 mod options;
 mod output_schema;
+mod pages;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
-pub use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
+pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
+pub use pages::DEFAULT_MAX_LISTING_BYTES;

@@ -39,6 +39,7 @@ pub struct ClientOptions {
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
     pub(crate) on_notification: Option<NotificationCallback>,
     pub(crate) request_timeout: Option<Duration>,
+    pub(crate) max_listing_bytes: usize,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_jsonrpc::http::AuthHook>>,
 }
@@ -55,6 +56,7 @@ impl ClientOptions {
             elicitation: None,
             on_notification: None,
             request_timeout: None,
+            max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -131,6 +133,16 @@ impl ClientOptions {
         options
     }
 
+    /// Bound the bytes a `list_all_*` call receives across all its pages (default
+    /// [`DEFAULT_MAX_LISTING_BYTES`](crate::DEFAULT_MAX_LISTING_BYTES), 64 MiB). Past it the
+    /// call fails with [`Error::PaginationAborted`](crate::Error::PaginationAborted) instead
+    /// of keeping whatever a server that paginates forever sends.
+    #[must_use]
+    pub fn with_max_listing_bytes(mut self, bytes: usize) -> Self {
+        self.max_listing_bytes = bytes;
+        self
+    }
+
     /// Offer a different protocol revision in `initialize` (for testing older servers).
     #[must_use]
     pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
@@ -172,6 +184,7 @@ impl fmt::Debug for ClientOptions {
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
             .field("request_timeout", &self.request_timeout)
+            .field("max_listing_bytes", &self.max_listing_bytes)
             .finish_non_exhaustive()
     }
 }

@@ -30,6 +30,7 @@ mod error;
 pub mod http;
 mod ids;
 mod options;
+mod pagination;
 mod pending;
 mod sse;
 mod tasks;
@@ -44,6 +45,7 @@ pub use options::{
     DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, TIMEOUT_ENV, effective_timeout,
     resolve_timeout, resolve_timeout_from_env,
 };
+pub use pagination::PaginationAbort;
 pub use pending::PendingRequests;
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};

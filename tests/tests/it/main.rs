@@ -13,6 +13,7 @@ mod manager_http;
 mod manager_notifications;
 mod manager_reconnect;
 mod manager_support;
+mod pagination_bounds;
 mod sse_call_mcp;
 mod sse_client;
 mod sse_manager_reconnect;
