@@ -44,6 +44,11 @@ pub struct ServerOptions {
     #[arg(long)]
     pub repeat_cursor: bool,
 
+    /// Fault: on `notifications/initialized`, send this many `notifications/message` log
+    /// lines (data "flood N", N from 0) at once.
+    #[arg(long, value_name = "N")]
+    pub log_flood: Option<u32>,
+
     /// Fault: write a line that is not JSON and a JSON line that is not JSON-RPC before every response.
     #[arg(long)]
     pub malformed: bool,

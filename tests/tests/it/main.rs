@@ -10,6 +10,7 @@ mod http_client;
 mod http_faults;
 mod manager_connect;
 mod manager_http;
+mod manager_notification_flood;
 mod manager_notifications;
 mod manager_reconnect;
 mod manager_support;

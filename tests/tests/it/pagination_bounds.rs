@@ -23,7 +23,13 @@ async fn endless_pages_stop_at_the_byte_bound() {
         "{err}"
     );
     // The connection is still usable: the walk failed, not the session.
-    assert!(!bounded(client.list_tools(None)).await.unwrap().tools.is_empty());
+    assert!(
+        !bounded(client.list_tools(None))
+            .await
+            .unwrap()
+            .tools
+            .is_empty()
+    );
     client.close().await;
 }
 
