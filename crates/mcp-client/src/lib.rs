@@ -43,6 +43,7 @@ mod notification;
 mod options;
 mod output_schema;
 mod pages;
+mod redact;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
@@ -51,3 +52,4 @@ pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
+pub use redact::redact_url;
