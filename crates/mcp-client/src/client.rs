@@ -218,6 +218,7 @@ impl Client {
             }
             other => other,
         }
+        .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
     }
 
     /// Send a request with typed params and decode its result into `R`.

@@ -33,6 +33,7 @@
 
 mod capability;
 mod client;
+mod closed;
 mod config;
 mod connect;
 mod detect;

@@ -23,3 +23,4 @@ mod stdio_failures;
 mod stdio_features;
 mod stdio_lifecycle;
 mod stdio_processes;
+mod stdio_stderr_tail;
