@@ -7,11 +7,13 @@
 //!   a time (see `docs/conformance.md`).
 //! - `cargo xtask bench`: our client against a no-library floor, as ratios (see
 //!   `docs/performance.md`); `--callgrind` counts instructions instead.
+//! - `cargo xtask fuzz [TARGET]`: the cargo-fuzz targets in `fuzz/` (needs nightly).
 
 mod bench;
 mod ci;
 mod conformance;
 mod disk;
+mod fuzz;
 mod layering;
 mod metadata;
 mod process;
@@ -60,6 +62,18 @@ enum Command {
         #[arg(long, default_value_t = 3, value_name = "N")]
         repeat: usize,
     },
+    /// Run the cargo-fuzz targets in `fuzz/` (needs a nightly toolchain and cargo-fuzz).
+    Fuzz {
+        /// Only this target (message, sse, lines, config); default: all, one after another.
+        #[arg(value_name = "TARGET")]
+        target: Option<String>,
+        /// Executions per target.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        runs: u64,
+        /// Afterwards, merge the inputs that add coverage into `fuzz/corpus/<target>`.
+        #[arg(long)]
+        merge: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -70,6 +84,18 @@ fn main() -> ExitCode {
         Command::Layering => ci::layering_step(&env),
         Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
         Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),
+        Command::Fuzz {
+            target,
+            runs,
+            merge,
+        } => fuzz::fuzz(
+            &env,
+            &fuzz::FuzzOptions {
+                target,
+                runs,
+                merge,
+            },
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@
 //! (about 50 MB each in a debug build). nextest still runs every test in its own process.
 
 mod detect_transport;
+mod fuzz_corpora;
 mod http_client;
 mod http_faults;
 mod manager_connect;
