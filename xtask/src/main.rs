@@ -8,6 +8,8 @@
 //! - `cargo xtask bench`: our client against a no-library floor, as ratios (see
 //!   `docs/performance.md`); `--callgrind` counts instructions instead.
 //! - `cargo xtask fuzz [TARGET]`: the cargo-fuzz targets in `fuzz/` (needs nightly).
+//! - `cargo xtask soak`: a million calls per transport and many reconnects, checking that
+//!   nothing grows or is left behind (see `docs/reliability.md`).
 
 mod bench;
 mod ci;
@@ -17,6 +19,7 @@ mod fuzz;
 mod layering;
 mod metadata;
 mod process;
+mod soak;
 
 use std::process::ExitCode;
 
@@ -74,6 +77,19 @@ enum Command {
         #[arg(long)]
         merge: bool,
     },
+    /// Soak: many calls, connect/close cycles and manager reconnects over stdio and HTTP,
+    /// failing when RSS, fds, threads, children or tasks grow or are left behind.
+    Soak {
+        /// Calls per transport.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        calls: u64,
+        /// Connect/close cycles per transport.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        cycles: u64,
+        /// Manager reconnects per transport.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        reconnects: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -84,6 +100,18 @@ fn main() -> ExitCode {
         Command::Layering => ci::layering_step(&env),
         Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
         Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),
+        Command::Soak {
+            calls,
+            cycles,
+            reconnects,
+        } => soak::soak(
+            &env,
+            &soak::SoakOptions {
+                calls,
+                cycles,
+                reconnects,
+            },
+        ),
         Command::Fuzz {
             target,
             runs,
