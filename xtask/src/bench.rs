@@ -58,11 +58,13 @@ const CONNECT_TARGET: f64 = 2.0;
 const CALLGRIND_ARGS: [&str; 2] = ["--seq", "2000"];
 
 /// The release binaries of the `mcp-bench` package.
-struct Binaries {
-    server: PathBuf,
+pub(crate) struct Binaries {
+    pub(crate) server: PathBuf,
     client: PathBuf,
     floor: PathBuf,
     connect: PathBuf,
+    /// `cargo xtask soak`'s runner.
+    pub(crate) soak: PathBuf,
 }
 
 /// Run `cargo xtask bench` (timed) or `cargo xtask bench --callgrind`.
@@ -110,7 +112,7 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
 }
 
 /// `cargo build --release -p mcp-bench`, reading where cargo put the binaries.
-fn build(env: &Env) -> Result<Binaries> {
+pub(crate) fn build(env: &Env) -> Result<Binaries> {
     let mut command = env.cargo([
         "build",
         "--release",
@@ -151,6 +153,7 @@ fn build(env: &Env) -> Result<Binaries> {
         client: take("mcp-bench")?,
         floor: take("mcp-bench-floor")?,
         connect: take("mcp-bench-connect")?,
+        soak: take("mcp-bench-soak")?,
     })
 }
 

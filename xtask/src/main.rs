@@ -7,14 +7,19 @@
 //!   a time (see `docs/conformance.md`).
 //! - `cargo xtask bench`: our client against a no-library floor, as ratios (see
 //!   `docs/performance.md`); `--callgrind` counts instructions instead.
+//! - `cargo xtask fuzz [TARGET]`: the cargo-fuzz targets in `fuzz/` (needs nightly).
+//! - `cargo xtask soak`: a million calls per transport and many reconnects, checking that
+//!   nothing grows or is left behind (see `docs/reliability.md`).
 
 mod bench;
 mod ci;
 mod conformance;
 mod disk;
+mod fuzz;
 mod layering;
 mod metadata;
 mod process;
+mod soak;
 
 use std::process::ExitCode;
 
@@ -63,6 +68,31 @@ enum Command {
         #[arg(long, default_value_t = 3, value_name = "N")]
         repeat: usize,
     },
+    /// Run the cargo-fuzz targets in `fuzz/` (needs a nightly toolchain and cargo-fuzz).
+    Fuzz {
+        /// Only this target (message, sse, lines, config); default: all, one after another.
+        #[arg(value_name = "TARGET")]
+        target: Option<String>,
+        /// Executions per target.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        runs: u64,
+        /// Afterwards, merge the inputs that add coverage into `fuzz/corpus/<target>`.
+        #[arg(long)]
+        merge: bool,
+    },
+    /// Soak: many calls, connect/close cycles and manager reconnects over stdio and HTTP,
+    /// failing when RSS, fds, threads, children or tasks grow or are left behind.
+    Soak {
+        /// Calls per transport.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        calls: u64,
+        /// Connect/close cycles per transport.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        cycles: u64,
+        /// Manager reconnects per transport.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        reconnects: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -73,6 +103,30 @@ fn main() -> ExitCode {
         Command::Layering => ci::layering_step(&env),
         Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
         Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),
+        Command::Soak {
+            calls,
+            cycles,
+            reconnects,
+        } => soak::soak(
+            &env,
+            &soak::SoakOptions {
+                calls,
+                cycles,
+                reconnects,
+            },
+        ),
+        Command::Fuzz {
+            target,
+            runs,
+            merge,
+        } => fuzz::fuzz(
+            &env,
+            &fuzz::FuzzOptions {
+                target,
+                runs,
+                merge,
+            },
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

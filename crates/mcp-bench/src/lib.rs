@@ -34,6 +34,7 @@ mod report;
 mod rss;
 mod runtime;
 pub mod server;
+pub mod soak;
 
 pub use check::{ECHO_TEXT, check_text, echo_arguments};
 pub use cli::{ArgsError, BenchArgs, Mode, Target, USAGE};

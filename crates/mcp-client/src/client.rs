@@ -23,11 +23,8 @@ use crate::connection::Connection;
 use crate::dispatcher::Dispatcher;
 use crate::handshake;
 use crate::output_schema::OutputSchemas;
+use crate::pages::{self, Page};
 use crate::{ClientOptions, ServerNotification};
-
-/// The most pages a `list_all_*` call follows: a server that keeps returning cursors must
-/// not keep a caller busy forever.
-const MAX_PAGES: usize = 10_000;
 
 /// An initialized connection to one MCP server.
 ///
@@ -219,6 +216,7 @@ impl Client {
             }
             other => other,
         }
+        .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
     }
 
     /// Send a request with typed params and decode its result into `R`.
@@ -284,10 +282,10 @@ impl Client {
 
     /// Every tool, following `nextCursor` to the end.
     pub async fn list_all_tools(&self) -> Result<Vec<Tool>, Error> {
-        self.all_pages(
-            |cursor| self.list_tools(cursor),
-            |page| (page.tools, page.next_cursor),
-        )
+        self.all_pages(methods::TOOLS_LIST, |page: ListToolsResult| {
+            self.inner.output_schemas.learn(&page.tools);
+            (page.tools, page.next_cursor)
+        })
         .await
     }
 
@@ -360,8 +358,10 @@ impl Client {
 
     /// Every resource.
     pub async fn list_all_resources(&self) -> Result<Vec<Resource>, Error> {
-        self.all_pages(|c| self.list_resources(c), |p| (p.resources, p.next_cursor))
-            .await
+        self.all_pages(methods::RESOURCES_LIST, |p: ListResourcesResult| {
+            (p.resources, p.next_cursor)
+        })
+        .await
     }
 
     /// One page of `resources/templates/list`.
@@ -375,8 +375,8 @@ impl Client {
     /// Every resource template.
     pub async fn list_all_resource_templates(&self) -> Result<Vec<ResourceTemplate>, Error> {
         self.all_pages(
-            |c| self.list_resource_templates(c),
-            |p| (p.resource_templates, p.next_cursor),
+            methods::RESOURCES_TEMPLATES_LIST,
+            |p: ListResourceTemplatesResult| (p.resource_templates, p.next_cursor),
         )
         .await
     }
@@ -422,8 +422,10 @@ impl Client {
 
     /// Every prompt.
     pub async fn list_all_prompts(&self) -> Result<Vec<Prompt>, Error> {
-        self.all_pages(|c| self.list_prompts(c), |p| (p.prompts, p.next_cursor))
-            .await
+        self.all_pages(methods::PROMPTS_LIST, |p: ListPromptsResult| {
+            (p.prompts, p.next_cursor)
+        })
+        .await
     }
 
     /// `prompts/get`.
@@ -458,39 +460,37 @@ impl Client {
         method: &str,
         cursor: Option<String>,
     ) -> Result<R, Error> {
-        let params = cursor.map(|c| PaginatedRequestParams::default().with_cursor(c));
-        match params {
-            Some(p) => self.request(method, &p, RequestOptions::new()).await,
-            None => {
-                let raw = self
-                    .request_raw(method, None, RequestOptions::new())
-                    .await?;
-                decode(method, &raw)
-            }
-        }
+        let raw = self.paged_raw(method, cursor).await?;
+        decode(method, &raw)
     }
 
-    async fn all_pages<P, T, Fut>(
+    async fn paged_raw(&self, method: &str, cursor: Option<String>) -> Result<RawResult, Error> {
+        let params = cursor
+            .map(|c| mcp_types::to_raw(&PaginatedRequestParams::default().with_cursor(c)))
+            .transpose()
+            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+        self.request_raw(method, params, RequestOptions::new())
+            .await
+    }
+
+    /// Every item of the listing `method`, within the bounds of [`pages::collect`]: the
+    /// size of each page is counted as it arrives, before it is decoded and kept.
+    async fn all_pages<P: DeserializeOwned, T>(
         &self,
-        mut fetch: impl FnMut(Option<String>) -> Fut,
+        method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),
-    ) -> Result<Vec<T>, Error>
-    where
-        Fut: std::future::Future<Output = Result<P, Error>>,
-    {
-        let mut items = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_PAGES {
-            let (page, next) = split(fetch(cursor.take()).await?);
-            items.extend(page);
-            match next {
-                Some(next) => cursor = Some(next),
-                None => return Ok(items),
-            }
-        }
-        Err(Error::Protocol(format!(
-            "server kept paginating past {MAX_PAGES} pages"
-        )))
+    ) -> Result<Vec<T>, Error> {
+        let max_bytes = self.inner.dispatcher.options().max_listing_bytes;
+        pages::collect(method, max_bytes, |cursor| async {
+            let raw = self.paged_raw(method, cursor).await?;
+            let (items, next_cursor) = split(decode(method, &raw)?);
+            Ok(Page {
+                items,
+                next_cursor,
+                bytes: raw.get().len(),
+            })
+        })
+        .await
     }
 }
 

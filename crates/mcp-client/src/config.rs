@@ -171,7 +171,8 @@ impl ServerConfig {
 }
 
 impl fmt::Debug for ServerConfig {
-    // Env values and header values are credentials more often than not: show keys only.
+    // Env values and header values are credentials more often than not: show keys only;
+    // URLs without their credentials.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ServerConfig")
             .field("kind", &self.kind)
@@ -179,7 +180,8 @@ impl fmt::Debug for ServerConfig {
             .field("args", &self.args)
             .field("env", &self.env.keys().collect::<Vec<_>>())
             .field("cwd", &self.cwd)
-            .field("url", &self.url)
+            // The URL may carry user:password or a token in its query.
+            .field("url", &self.url.as_deref().map(crate::redact_url))
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
             .field("timeout", &self.timeout)
             .field("request_id_format", &self.request_id_format)
@@ -223,5 +225,20 @@ mod tests {
             Some(&serde_json::Value::Bool(false))
         );
         assert_eq!(c.id_format().unwrap(), IdFormat::Number);
+    }
+
+    #[test]
+    fn debug_hides_url_credentials() {
+        // `mcp -vv` logs the config of the server it connects to with `{:?}`.
+        let c: ServerConfig = serde_json::from_str(
+            r#"{"url":"http://alice:s3cretpw@127.0.0.1:8080/mcp?token=T0PSECRET"}"#,
+        )
+        .unwrap();
+        let dbg = format!("{c:?}");
+        assert!(
+            !dbg.contains("s3cretpw") && !dbg.contains("T0PSECRET") && !dbg.contains("alice"),
+            "{dbg}"
+        );
+        assert!(dbg.contains("127.0.0.1:8080/mcp?token=***"), "{dbg}");
     }
 }

@@ -37,6 +37,7 @@
 
 mod capability;
 mod client;
+mod closed;
 mod config;
 mod connect;
 mod connection;
@@ -47,14 +48,18 @@ mod handshake;
 mod notification;
 mod options;
 mod output_schema;
+mod pages;
+mod redact;
 pub mod skills;
 pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
-pub use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
+pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
+pub use pages::DEFAULT_MAX_LISTING_BYTES;
+pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use tasks::{TaskHandle, TaskOptions};

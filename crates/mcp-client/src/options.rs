@@ -41,6 +41,7 @@ pub struct ClientOptions {
     pub(crate) request_timeout: Option<Duration>,
     pub(crate) tasks: bool,
     pub(crate) tasks_for_optional_tools: bool,
+    pub(crate) max_listing_bytes: usize,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -59,6 +60,7 @@ impl ClientOptions {
             request_timeout: None,
             tasks: false,
             tasks_for_optional_tools: false,
+            max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -155,6 +157,16 @@ impl ClientOptions {
         self
     }
 
+    /// Bound the bytes a `list_all_*` call receives across all its pages (default
+    /// [`DEFAULT_MAX_LISTING_BYTES`](crate::DEFAULT_MAX_LISTING_BYTES), 64 MiB). Past it the
+    /// call fails with [`Error::PaginationAborted`](crate::Error::PaginationAborted) instead
+    /// of keeping whatever a server that paginates forever sends.
+    #[must_use]
+    pub fn with_max_listing_bytes(mut self, bytes: usize) -> Self {
+        self.max_listing_bytes = bytes;
+        self
+    }
+
     /// Offer a different protocol revision in `initialize` (for testing older servers).
     #[must_use]
     pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
@@ -201,6 +213,7 @@ impl fmt::Debug for ClientOptions {
             .field("request_timeout", &self.request_timeout)
             .field("tasks", &self.tasks)
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
+            .field("max_listing_bytes", &self.max_listing_bytes)
             .finish_non_exhaustive()
     }
 }

@@ -7,6 +7,28 @@ use std::sync::{Arc, Mutex};
 use mcp_jsonrpc::Error;
 use mcp_types::{CallToolResult, Tool};
 
+/// The longest validator message kept in an error, in bytes: validator messages quote the
+/// offending value, which a server controls (a 10 MB string made a 10 MB stderr line).
+const MAX_MESSAGE_BYTES: usize = 300;
+
+/// `message` cut to [`MAX_MESSAGE_BYTES`] (on a character boundary), with a marker saying
+/// how much was left out.
+fn truncated(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let mut cut = MAX_MESSAGE_BYTES;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "{}… [truncated: {} of {} bytes shown]",
+        &message[..cut],
+        cut,
+        message.len()
+    )
+}
+
 /// Compiled output schemas of the tools seen in `tools/list`, by tool name.
 ///
 /// Also remembers each listed tool's `execution.taskSupport`, the other fact a call needs
@@ -34,6 +56,7 @@ impl OutputSchemas {
                 }
                 Some(Err(error)) => {
                     // A schema we cannot compile cannot be enforced; say so once, keep going.
+                    let error = truncated(error.to_string());
                     tracing::warn!(target: "mcp::client", tool = %tool.name, %error, "ignoring invalid outputSchema");
                     map.remove(&tool.name);
                 }
@@ -90,8 +113,8 @@ impl OutputSchemas {
         };
         let errors: Vec<String> = validator
             .iter_errors(structured)
-            .map(|e| e.to_string())
             .take(5)
+            .map(|e| truncated(e.to_string()))
             .collect();
         if errors.is_empty() {
             Ok(())
@@ -101,5 +124,58 @@ impl OutputSchemas {
                 message: errors.join("; "),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schemas() -> OutputSchemas {
+        let tool: Tool = serde_json::from_value(json!({
+            "name": "weather",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {
+                "type": "object",
+                "properties": {"temperature": {"type": "number"}}
+            }
+        }))
+        .unwrap();
+        let schemas = OutputSchemas::default();
+        schemas.learn(&[tool]);
+        schemas
+    }
+
+    fn result(structured: serde_json::Value) -> CallToolResult {
+        serde_json::from_value(json!({"content": [], "structuredContent": structured})).unwrap()
+    }
+
+    #[test]
+    fn a_huge_offending_value_is_quoted_short_with_a_marker() {
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let err = schemas()
+            .check("weather", &result(json!({"temperature": huge})))
+            .unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.len() < 1000, "{} bytes", shown.len());
+        assert!(shown.contains("[truncated: 300 of "), "{shown}");
+        assert!(matches!(err, Error::OutputSchemaMismatch { .. }));
+    }
+
+    #[test]
+    fn short_messages_are_whole_and_cuts_respect_characters() {
+        let err = schemas()
+            .check("weather", &result(json!({"temperature": "warm"})))
+            .unwrap_err();
+        assert!(!err.to_string().contains("truncated"), "{err}");
+        let cut = truncated("é".repeat(400));
+        assert!(cut.starts_with(&"é".repeat(150)), "{cut}");
+        assert!(cut.contains("[truncated: 300 of 800 bytes shown]"), "{cut}");
+        assert!(
+            schemas()
+                .check("weather", &result(json!({"temperature": 1})))
+                .is_ok()
+        );
     }
 }

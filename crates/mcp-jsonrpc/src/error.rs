@@ -126,6 +126,15 @@ pub enum Error {
         /// What the validator said.
         message: String,
     },
+    /// A `list_all_*` call stopped following `nextCursor` before the listing ended; the
+    /// pages gathered so far are dropped.
+    #[error("{method}: stopped following nextCursor: {reason}")]
+    PaginationAborted {
+        /// The list method, e.g. `tools/list`.
+        method: String,
+        /// Which bound the server ran into.
+        reason: crate::PaginationAbort,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -219,6 +228,7 @@ impl Error {
             Self::UnsupportedProtocolVersion { .. } => "unsupported_version",
             Self::CapabilityNotSupported { .. } => "capability",
             Self::OutputSchemaMismatch { .. } => "output_schema",
+            Self::PaginationAborted { .. } => "pagination",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
             Self::Io(_) => "io",

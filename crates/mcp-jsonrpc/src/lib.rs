@@ -31,6 +31,7 @@ mod deadline;
 mod error;
 mod ids;
 mod options;
+mod pagination;
 mod pending;
 mod session;
 mod sse;
@@ -45,6 +46,7 @@ pub use ids::{IdAllocator, IdFormat};
 pub use options::{
     DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, effective_timeout, resolve_timeout,
 };
+pub use pagination::PaginationAbort;
 pub use pending::PendingRequests;
 pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};

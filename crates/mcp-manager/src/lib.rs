@@ -40,7 +40,9 @@ mod status;
 mod tools;
 
 pub use error::ManagerError;
-pub use manager::{EnvLookup, ManagerOptions, McpManager};
+pub use manager::{
+    DEFAULT_NOTIFICATION_QUEUE, EnvLookup, ManagerOptions, McpManager, NotificationQueueLimits,
+};
 pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
 pub use reconnect::ReconnectPolicy;
 pub use status::{ServerStatus, StatusEvent};

@@ -93,7 +93,17 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
 }
 
 fn list(ctx: &Ctx, key: &str, items: Vec<Value>, params: &Value) -> Result<Value, ErrorObject> {
-    let (page, next) = pagination::page(items, params, ctx.core.options.page_size)?;
+    let options = &ctx.core.options;
+    let fault = (options
+        .endless_pages
+        .then_some(pagination::CursorFault::Endless))
+    .or(options
+        .repeat_cursor
+        .then_some(pagination::CursorFault::Repeat));
+    let (page, next) = match fault {
+        Some(fault) => pagination::faulty_page(items, params, options.page_size, fault),
+        None => pagination::page(items, params, options.page_size)?,
+    };
     let mut result = json!({ key: page });
     if let Some(cursor) = next {
         result["nextCursor"] = json!(cursor);

@@ -35,6 +35,20 @@ pub struct ServerOptions {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub page_size: Option<u32>,
 
+    /// Fault: every list page carries a fresh `nextCursor`, so listings never end (with
+    /// --page-size, pages repeat the first items).
+    #[arg(long, conflicts_with = "repeat_cursor")]
+    pub endless_pages: bool,
+
+    /// Fault: every list page carries the same `nextCursor`, so following it loops.
+    #[arg(long)]
+    pub repeat_cursor: bool,
+
+    /// Fault: on `notifications/initialized`, send this many `notifications/message` log
+    /// lines (data "flood N", N from 0) at once.
+    #[arg(long, value_name = "N")]
+    pub log_flood: Option<u32>,
+
     /// Fault: write a line that is not JSON and a JSON line that is not JSON-RPC before every response.
     #[arg(long)]
     pub malformed: bool,

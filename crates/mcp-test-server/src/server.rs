@@ -131,6 +131,11 @@ impl Server {
             Message::Notification(notification) => {
                 self.core.record(&notification.method);
                 self.core.on_notification(&notification);
+                if let (Some(n), "notifications/initialized") =
+                    (self.core.options.log_flood, notification.method.as_str())
+                {
+                    flood_logs(sink, n);
+                }
             }
             Message::Response(response) => {
                 let result = serde_json::from_str(response.result.get()).unwrap_or(Value::Null);
@@ -234,6 +239,15 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
     }
     if let Outcome::Reply(result) = outcome {
         core.reply(&sink, &request, result);
+    }
+}
+
+/// `--log-flood`: `n` log notifications in a row.
+fn flood_logs(sink: &Sink, n: u32) {
+    for i in 0..n {
+        let params =
+            crate::logging::message_params(crate::logging::LogLevel::Info, &format!("flood {i}"));
+        sink.notification("notifications/message", &params);
     }
 }
 

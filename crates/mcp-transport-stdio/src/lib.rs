@@ -25,6 +25,8 @@
 //! ```
 
 mod config;
+#[doc(hidden)]
+pub mod fuzzing;
 mod line_reader;
 mod process_group;
 mod reader;

@@ -7,15 +7,18 @@
 
 mod detect_transport;
 mod driver_behaviour;
+mod fuzz_corpora;
 mod http_client;
 mod http_faults;
 mod manager_connect;
 mod manager_http;
+mod manager_notification_flood;
 mod manager_notifications;
 mod manager_reconnect;
 mod manager_skills;
 mod manager_support;
 mod manager_tasks;
+mod pagination_bounds;
 mod skills;
 mod sse_call_mcp;
 mod sse_client;
@@ -25,4 +28,5 @@ mod stdio_failures;
 mod stdio_features;
 mod stdio_lifecycle;
 mod stdio_processes;
+mod stdio_stderr_tail;
 mod tasks;

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use super::error::{ConfigError, Position};
 use super::expand::{self, ExpandError};
 use super::filter::{Patterns, ToolFilter};
-use super::position::{bare_message, offset_in, position_at, redact_values, within};
+use super::position::{LineIndex, bare_message, offset_in, redact_values, within};
 
 /// One configured server.
 ///
@@ -171,13 +171,15 @@ impl ServerEntry {
 pub(super) fn parse_entry(
     source_name: &str,
     text: &str,
+    lines: &LineIndex,
     name: &str,
     raw: &RawValue,
 ) -> Result<ServerEntry, ConfigError> {
-    let entry_position = position_at(text, offset_in(text, raw.get()));
+    let entry_position = lines.position(offset_in(text, raw.get()));
     let parser = EntryParser {
         source_name,
         text,
+        lines,
         name,
         entry_position,
     };
@@ -236,11 +238,17 @@ pub(super) fn parse_entry(
 struct EntryParser<'a> {
     source_name: &'a str,
     text: &'a str,
+    lines: &'a LineIndex,
     name: &'a str,
     entry_position: Position,
 }
 
 impl EntryParser<'_> {
+    /// The position in the file of `part`, a slice of the file's text.
+    fn position_in_file(&self, part: &str) -> Position {
+        self.lines.position(offset_in(self.text, part))
+    }
+
     fn error(&self, field: Option<String>, position: Position, message: String) -> ConfigError {
         ConfigError::InvalidEntry {
             source_name: self.source_name.to_owned(),
@@ -252,9 +260,9 @@ impl EntryParser<'_> {
     }
 
     fn position_of(&self, members: &BTreeMap<String, &RawValue>, key: &str) -> Position {
-        members.get(key).map_or(self.entry_position, |v| {
-            position_at(self.text, offset_in(self.text, v.get()))
-        })
+        members
+            .get(key)
+            .map_or(self.entry_position, |v| self.position_in_file(v.get()))
     }
 
     /// One member, decoded into `T`; `secret` members get their values hidden in messages.
@@ -273,7 +281,7 @@ impl EntryParser<'_> {
                 p => format!("{key}.{p}"),
             };
             let inner = e.into_inner();
-            let base = position_at(self.text, offset_in(self.text, value.get()));
+            let base = self.position_in_file(value.get());
             let position = within(base, inner.line(), inner.column());
             let message = bare_message(&inner);
             self.error(
@@ -290,7 +298,7 @@ impl EntryParser<'_> {
 
     fn patterns(&self, key: &str, value: &RawValue) -> Result<Patterns, ConfigError> {
         let list: Vec<String> = self.member(key, value, false)?;
-        let position = position_at(self.text, offset_in(self.text, value.get()));
+        let position = self.position_in_file(value.get());
         Patterns::new(list)
             .map_err(|e| self.error(Some(key.to_owned()), position, format!("invalid glob: {e}")))
     }

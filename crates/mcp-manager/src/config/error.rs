@@ -31,6 +31,23 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
+    /// The path is not a regular file (a directory, a FIFO, a device such as `/dev/zero`):
+    /// reading it could block forever or never end, so it is not read.
+    #[error("cannot read {}: not a regular file ({kind})", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead, e.g. `"directory"`, `"FIFO"`, `"character device"`.
+        kind: &'static str,
+    },
+    /// The file is larger than [`MAX_CONFIG_BYTES`](super::MAX_CONFIG_BYTES).
+    #[error("cannot read {}: larger than the limit of {limit} bytes", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The file is not JSON (comments and trailing commas are accepted, as VS Code does).
     #[error("{source_name}:{position}: invalid JSON: {message}")]
     Syntax {
@@ -120,6 +137,8 @@ impl ConfigError {
             | Self::MissingVariable { server, .. }
             | Self::InvalidReference { server, .. } => Some(server),
             Self::Read { .. }
+            | Self::NotAFile { .. }
+            | Self::TooLarge { .. }
             | Self::Syntax { .. }
             | Self::Shape { .. }
             | Self::NoServers { .. } => None,

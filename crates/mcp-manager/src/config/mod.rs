@@ -26,6 +26,7 @@ mod expand;
 mod filter;
 mod jsonc;
 mod position;
+mod read;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,6 +37,7 @@ use serde_json::value::RawValue;
 pub use entry::{AuthSettings, ServerEntry};
 pub use error::{ConfigError, Position};
 pub use filter::ToolFilter;
+pub use read::MAX_CONFIG_BYTES;
 
 use position::{bare_message, position_at};
 
@@ -70,13 +72,11 @@ struct VsCodeSettings<'a> {
 
 impl McpConfig {
     /// Reads and parses the file at `path`. Errors of single entries are in
-    /// [`errors`](Self::errors); only an unreadable or unparsable file is an `Err`.
+    /// [`errors`](Self::errors); only an unreadable or unparsable file is an `Err`. Only a
+    /// regular file of at most [`MAX_CONFIG_BYTES`] is read.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = read::read_config_file(path)?;
         let mut config = Self::from_str(&text, &path.display().to_string())?;
         let workspace = workspace_folder(path);
         for entry in config.servers.values_mut() {
@@ -105,8 +105,11 @@ impl McpConfig {
                 source_name: source_name.to_owned(),
             });
         }
+        let lines = position::LineIndex::new(text.as_bytes());
+        // The names of failed entries, so a duplicate check is not a scan of the errors.
+        let mut failed = std::collections::HashSet::new();
         for (name, raw) in lists.into_iter().flatten().flatten() {
-            if config.servers.contains_key(&name) || config.errors.iter().any(|(n, _)| *n == name) {
+            if config.servers.contains_key(&name) || failed.contains(&name) {
                 let error = ConfigError::DuplicateServer {
                     source_name: source_name.to_owned(),
                     server: name.clone(),
@@ -114,11 +117,14 @@ impl McpConfig {
                 config.errors.push((name, error));
                 continue;
             }
-            match entry::parse_entry(source_name, &text, &name, raw) {
+            match entry::parse_entry(source_name, &text, &lines, &name, raw) {
                 Ok(entry) => {
                     config.servers.insert(name, entry);
                 }
-                Err(error) => config.errors.push((name, error)),
+                Err(error) => {
+                    failed.insert(name.clone());
+                    config.errors.push((name, error));
+                }
             }
         }
         for name in &document.disabled_servers {

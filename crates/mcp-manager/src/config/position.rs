@@ -4,17 +4,41 @@
 use super::error::Position;
 
 /// The position of byte `offset` of `text` (1-based line; 1-based byte column, as serde_json
-/// counts).
+/// counts). Scans `text` up to `offset`: for one position only; use [`LineIndex`] for many.
 pub(crate) fn position_at(text: &str, offset: usize) -> Position {
-    let before = &text.as_bytes()[..offset.min(text.len())];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    Position {
-        line,
-        column: offset - line_start + 1,
+    LineIndex::new(&text.as_bytes()[..offset.min(text.len())]).position(offset)
+}
+
+/// Where each line of a text starts, so that finding the position of an offset is a binary
+/// search. A file's entries each need their position: scanning the text from its start for
+/// each one made parsing quadratic (20k entries: minutes).
+pub(crate) struct LineIndex {
+    /// The byte offset of the start of each line; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Index the lines of `text`.
+    pub(crate) fn new(text: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Self { starts }
+    }
+
+    /// The position of byte `offset` (1-based line; 1-based byte column, as serde_json
+    /// counts).
+    pub(crate) fn position(&self, offset: usize) -> Position {
+        // The last line starting at or before `offset`; `starts[0] == 0`, so there is one.
+        let line = self.starts.partition_point(|&start| start <= offset).max(1);
+        Position {
+            line,
+            column: offset - self.starts[line - 1] + 1,
+        }
     }
 }
 
@@ -93,6 +117,26 @@ mod tests {
         assert_eq!(within(base, 1, 5), Position { line: 2, column: 7 });
         assert_eq!(within(base, 2, 1), Position { line: 3, column: 1 });
         assert_eq!(within(base, 0, 0), base);
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_a_scan_at_every_offset() {
+        let text = "\n{\n  \"a\": 1,\n\n  \"b\": \"\u{e9}\"\n}";
+        let index = LineIndex::new(text.as_bytes());
+        for offset in 0..=text.len() {
+            let before = &text.as_bytes()[..offset];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            let expected = Position {
+                line,
+                column: offset - start + 1,
+            };
+            assert_eq!(index.position(offset), expected, "offset {offset}");
+            assert_eq!(position_at(text, offset), expected, "offset {offset}");
+        }
     }
 
     #[test]

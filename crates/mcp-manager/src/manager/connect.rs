@@ -4,12 +4,12 @@
 
 use std::sync::{Arc, Weak};
 
-use mcp_client::{Client, ServerNotification, TransportKind};
+use mcp_client::{Client, TransportKind};
 use mcp_types::methods;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Inner;
+use super::notify_queue::{self, QueueReceiver};
 use super::slot::{Lists, Slot};
 use crate::{ManagerError, ServerStatus};
 
@@ -17,7 +17,7 @@ use crate::{ManagerError, ServerStatus};
 pub(crate) struct Fresh {
     client: Client,
     lists: Lists,
-    notifications: mpsc::UnboundedReceiver<ServerNotification>,
+    notifications: QueueReceiver,
 }
 
 impl Inner {
@@ -38,13 +38,14 @@ impl Inner {
                 })?;
         // The callback runs from the very first message, so nothing sent right after the
         // handshake is missed (a `Client::notifications` subscription would start later).
-        let (tx, notifications) = mpsc::unbounded_channel();
+        // Bounded, dropping the oldest: see `notify_queue` for why and how.
+        let (tx, notifications) = notify_queue::queue(self.options.notification_queue);
         #[allow(unused_mut)] // without HTTP features there is no auth hook to add
         let mut options = self
             .options
             .client
             .clone()
-            .with_notification_callback(move |n| drop(tx.send(n.clone())));
+            .with_notification_callback(move |n| tx.push(n.clone()));
         // Credentials are asked for again at every (re)connect: a rotated token is used.
         let remote = !matches!(config.transport_kind(), Ok(TransportKind::Stdio) | Err(_));
         if let (true, Some(provider)) = (remote, slot.credentials()) {
@@ -261,17 +262,20 @@ fn spawn_forwarder(
     slot: Arc<Slot>,
     generation: u64,
     cancel: CancellationToken,
-    mut notifications: mpsc::UnboundedReceiver<ServerNotification>,
+    mut notifications: QueueReceiver,
 ) {
     tokio::spawn(async move {
         loop {
-            let notification = tokio::select! {
+            let (notification, dropped) = tokio::select! {
                 n = notifications.recv() => match n {
                     Some(n) => n,
                     None => return,
                 },
                 () = cancel.cancelled() => return,
             };
+            if dropped > 0 {
+                tracing::warn!(target: "mcp::manager", server = %slot.name, dropped, "notification queue full: dropped the oldest notifications");
+            }
             let Some(inner) = inner.upgrade() else {
                 return;
             };

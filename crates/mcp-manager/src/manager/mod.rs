@@ -3,6 +3,7 @@
 
 mod calls;
 mod connect;
+mod notify_queue;
 mod options;
 mod reconnect;
 mod skills;
@@ -21,6 +22,7 @@ use crate::config::{McpConfig, ServerEntry};
 use crate::notifications::{NotificationHub, NotificationReceiver};
 use crate::{ManagerError, ServerStatus, StatusEvent};
 
+pub use notify_queue::{DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits};
 pub use options::{EnvLookup, ManagerOptions};
 
 /// How many status events a slow subscriber may fall behind.

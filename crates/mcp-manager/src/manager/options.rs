@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mcp_client::ClientOptions;
 
+use super::notify_queue::{DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits};
 use crate::ReconnectPolicy;
 
 /// Looks up an environment variable for `${VAR}` expansion.
@@ -31,6 +32,7 @@ pub struct ManagerOptions {
     /// How connections are re-established.
     pub reconnect: ReconnectPolicy,
     pub(crate) env: EnvLookup,
+    pub(crate) notification_queue: NotificationQueueLimits,
 }
 
 impl ManagerOptions {
@@ -41,6 +43,7 @@ impl ManagerOptions {
             client,
             reconnect: ReconnectPolicy::default(),
             env: Arc::new(|name| std::env::var(name).ok()),
+            notification_queue: DEFAULT_NOTIFICATION_QUEUE,
         }
     }
 
@@ -61,6 +64,16 @@ impl ManagerOptions {
         self.env = Arc::new(lookup);
         self
     }
+
+    /// Bound each server's queue of notifications not yet forwarded (default
+    /// [`DEFAULT_NOTIFICATION_QUEUE`]). Past it the oldest are dropped and counted in a
+    /// warning: a server that floods notifications while connecting cannot take the
+    /// client's memory, and never blocks the reading of replies.
+    #[must_use]
+    pub fn with_notification_queue(mut self, limits: NotificationQueueLimits) -> Self {
+        self.notification_queue = limits;
+        self
+    }
 }
 
 impl Default for ManagerOptions {
@@ -74,6 +87,7 @@ impl fmt::Debug for ManagerOptions {
         f.debug_struct("ManagerOptions")
             .field("client", &self.client)
             .field("reconnect", &self.reconnect)
+            .field("notification_queue", &self.notification_queue)
             .finish_non_exhaustive()
     }
 }

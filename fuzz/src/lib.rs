@@ -1,0 +1,3 @@
+//! Fuzz targets for mcp-rs (see `fuzz/README.md`); the checks live in [`checks`].
+
+pub mod checks;

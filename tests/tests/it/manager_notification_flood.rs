@@ -1,0 +1,52 @@
+//! A server that floods notifications while the manager connects cannot take its memory:
+//! the per-server queue keeps the newest, up to its bound.
+
+use crate::manager_support::*;
+use mcp_integration_tests::{bounded, options};
+use mcp_manager::{ManagerOptions, McpManager, NotificationQueueLimits};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_during_connect_keeps_only_the_newest_notifications() {
+    let limits = NotificationQueueLimits {
+        max_count: 10,
+        max_bytes: 1024 * 1024,
+    };
+    let manager = McpManager::new(
+        ManagerOptions::new(options())
+            .with_reconnect_policy(fast_policy())
+            .with_notification_queue(limits),
+    );
+    // Subscribed first, so the hub hands on everything the queue lets through.
+    let mut notes = manager.notifications();
+    manager
+        .add_server("srv", entry("srv", &["--log-flood", "1000"]))
+        .unwrap();
+    // The flood follows `initialized`, before the replies to the first listings: all of it
+    // arrives while connecting, before the forwarder runs.
+    bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+    let mut got = Vec::new();
+    // The end marker: a log line sent after the connect, through the now running forwarder.
+    let args = serde_json::json!({"level": "info", "message": "after"});
+    bounded(manager.call_tool("mcp__srv__log", Some(args)))
+        .await
+        .unwrap();
+    bounded(async {
+        loop {
+            let (_, note) = notes.recv().await.expect("manager alive");
+            if note.method != "notifications/message" {
+                continue;
+            }
+            let data = note.params_as::<serde_json::Value>().unwrap()["data"].clone();
+            if data == "after" {
+                break;
+            }
+            got.push(data.as_str().unwrap_or_default().to_owned());
+        }
+    })
+    .await;
+    let expected: Vec<String> = (990..1000).map(|i| format!("flood {i}")).collect();
+    assert_eq!(got, expected, "kept {} of the flood", got.len());
+    manager.shutdown().await;
+}
