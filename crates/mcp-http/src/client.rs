@@ -157,6 +157,29 @@ impl HttpClient {
         })
     }
 
+    /// The client of one transport's endpoint: `url` must be http or https (`transport`
+    /// names the transport in the error, e.g. "Streamable HTTP"), with `proxy` and the
+    /// extra trusted roots; built with [`new_async`](Self::new_async).
+    pub async fn for_endpoint(
+        url: &url::Url,
+        transport: &str,
+        proxy: &ProxyMode,
+        extra_root_certs_der: &[Vec<u8>],
+    ) -> Result<Self, Error> {
+        match url.scheme() {
+            "http" | "https" => {}
+            other => {
+                return Err(Error::Config(format!(
+                    "{transport} needs an http or https URL, not `{other}:`"
+                )));
+            }
+        }
+        let mut options = HttpClientOptions::new();
+        options.proxy = proxy.clone();
+        options.extra_root_certs_der = extra_root_certs_der.to_vec();
+        Self::new_async(&options).await
+    }
+
     /// [`new`](Self::new) for async code: the first client of the process reads the OS
     /// certificate store (feature `native-roots`) on a blocking thread, not on the executor.
     pub async fn new_async(options: &HttpClientOptions) -> Result<Self, Error> {

@@ -60,7 +60,7 @@ impl Inner {
             ReplyKind::Sse => {
                 let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
                 let inner = Arc::clone(self);
-                self.spawn(async move {
+                self.tasks.spawn(async move {
                     inner.follow_stream(stream, StreamRole::Drain).await;
                 });
             }

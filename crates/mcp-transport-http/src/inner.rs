@@ -92,19 +92,6 @@ impl Inner {
             .is_some_and(|h| !h.is_finished())
     }
 
-    /// Run `task` in the background until it ends or the transport shuts down.
-    pub(crate) fn spawn(
-        &self,
-        task: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> AbortHandle {
-        self.tasks.spawn(task)
-    }
-
-    /// Stop every background task now (close, drop).
-    pub(crate) fn abort_tasks(&self) {
-        self.tasks.abort();
-    }
-
     /// The server ended the connection (the established GET stream ended): the session
     /// rejects pending requests and emits closed, so a manager can reconnect; the tasks stop.
     pub(crate) fn close_from_peer(&self, detail: &str) {

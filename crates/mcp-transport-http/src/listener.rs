@@ -35,7 +35,9 @@ impl Inner {
         // Without a deadline nobody waits: the listener starts whenever the server answers.
         let ready_tx = deadline.is_some().then_some(ready_tx);
         let inner = Arc::clone(self);
-        let handle = self.spawn(async move { inner.run_listener(ready_tx).await });
+        let handle = self
+            .tasks
+            .spawn(async move { inner.run_listener(ready_tx).await });
         if let Some(old) = self.set_listener(Some(handle.clone())) {
             old.abort();
         }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use mcp_http::{HttpClient, HttpClientOptions};
+use mcp_http::HttpClient;
 use mcp_jsonrpc::{
     BoxFuture, Error, FrameKind, HttpSessionControl, Inbox, Outbound, Session, SessionOptions,
     Transport, TransportHandler,
@@ -50,18 +50,13 @@ impl HttpTransport {
     /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
     /// is this inside a [`Session`]).
     pub async fn open(config: HttpConfig, inbox: Inbox) -> Result<Self, Error> {
-        match config.url.scheme() {
-            "http" | "https" => {}
-            other => {
-                return Err(Error::Config(format!(
-                    "Streamable HTTP needs an http or https URL, not `{other}:`"
-                )));
-            }
-        }
-        let mut options = HttpClientOptions::new();
-        options.proxy = config.proxy.clone();
-        options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new_async(&options).await?;
+        let client = HttpClient::for_endpoint(
+            &config.url,
+            "Streamable HTTP",
+            &config.proxy,
+            &config.extra_root_certs_der,
+        )
+        .await?;
         Ok(Self {
             inner: Arc::new(Inner::new(config, client, inbox)?),
         })
@@ -99,7 +94,7 @@ impl Transport for HttpTransport {
                 return;
             }
             inner.stop_listener();
-            inner.abort_tasks();
+            inner.tasks.abort();
             if inner.session_id().is_some() {
                 // Best effort: 405 (the server keeps sessions) and failures are fine.
                 match tokio::time::timeout(
@@ -142,6 +137,6 @@ impl HttpSessionControl for HttpTransport {
 impl Drop for HttpTransport {
     fn drop(&mut self) {
         // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.abort_tasks();
+        self.inner.tasks.abort();
     }
 }

@@ -10,7 +10,6 @@ use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::{HttpClient, HttpSender, ResponseBody, drain_body, http_error};
 use mcp_jsonrpc::{Error, Inbox, TransportTasks};
-use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::SseConfig;
@@ -43,20 +42,6 @@ impl Inner {
             close_started: AtomicBool::new(false),
             config,
         })
-    }
-
-    /// Run `task` in the background until it ends or the transport shuts down.
-    pub(crate) fn spawn(
-        &self,
-        task: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> AbortHandle {
-        self.tasks.spawn(task)
-    }
-
-    /// Stop every background task now (close, drop): the event stream's connection is
-    /// dropped with its task.
-    pub(crate) fn abort_tasks(&self) {
-        self.tasks.abort();
     }
 
     /// The event stream ended: nothing can be answered any more. The session fails

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use mcp_http::{HttpClient, HttpClientOptions};
+use mcp_http::HttpClient;
 use mcp_jsonrpc::{
     BoxFuture, Error, Inbox, Outbound, Session, SessionOptions, Transport, TransportHandler,
 };
@@ -59,18 +59,13 @@ impl SseTransport {
     /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
     /// is this inside a [`Session`]).
     pub async fn open(config: SseConfig, inbox: Inbox) -> Result<Self, Error> {
-        match config.url.scheme() {
-            "http" | "https" => {}
-            other => {
-                return Err(Error::Config(format!(
-                    "legacy SSE needs an http or https URL, not `{other}:`"
-                )));
-            }
-        }
-        let mut options = HttpClientOptions::new();
-        options.proxy = config.proxy.clone();
-        options.extra_root_certs_der = config.extra_root_certs_der.clone();
-        let client = HttpClient::new_async(&options).await?;
+        let client = HttpClient::for_endpoint(
+            &config.url,
+            "legacy SSE",
+            &config.proxy,
+            &config.extra_root_certs_der,
+        )
+        .await?;
         let deadline = config.connect_timeout;
         let inner = Arc::new(Inner::new(config, client, inbox)?);
         let open = tokio::time::timeout(deadline, inner.open_stream())
@@ -85,7 +80,9 @@ impl SseTransport {
         tracing::debug!(endpoint = %shown(&open.endpoint), "legacy SSE endpoint received");
         let _ = inner.endpoint.set(open.endpoint.clone());
         let reader = Arc::clone(&inner);
-        inner.spawn(async move { reader.run_reader(open).await });
+        inner
+            .tasks
+            .spawn(async move { reader.run_reader(open).await });
         Ok(Self { inner })
     }
 
@@ -117,7 +114,7 @@ impl Transport for SseTransport {
             if inner.close_started.swap(true, Ordering::SeqCst) {
                 return;
             }
-            inner.abort_tasks();
+            inner.tasks.abort();
             inner.tasks.finish(std::time::Duration::ZERO).await;
         })
     }
@@ -130,6 +127,6 @@ impl Transport for SseTransport {
 impl Drop for SseTransport {
     fn drop(&mut self) {
         // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.abort_tasks();
+        self.inner.tasks.abort();
     }
 }
