@@ -68,6 +68,20 @@ impl Terminal {
         }
     }
 
+    /// Wait (bounded) until the screen contains `text` at least `times` times (the n-th
+    /// prompt, say).
+    pub fn expect_times(&self, text: &str, times: usize) {
+        let deadline = Instant::now() + LIMIT;
+        while self.screen().matches(text).count() < times {
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} never appeared {times} times:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Type `line` and Enter.
     pub fn type_line(&mut self, line: &str) {
         self.input

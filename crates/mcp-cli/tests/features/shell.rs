@@ -16,6 +16,9 @@ fn on_a_terminal_it_prompts_edits_recalls_and_labels() {
     terminal.expect("servers                          every server's status");
     terminal.type_line(r#"call demo echo {"text": "first"}"#);
     terminal.expect("[call demo echo {\"text\": \"first\"}]\nfirst\n");
+    // Keys typed before the next prompt would reach a terminal not yet in raw mode (it
+    // echoes `^[[A` instead of recalling the line): wait for the prompt first.
+    terminal.expect_times("mcp> ", 3);
     // Recall the last line, then rub out `first"}` and type another ending.
     terminal.type_raw(UP);
     terminal.type_raw(&"\u{7f}".repeat(8));
