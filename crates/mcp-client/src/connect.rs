@@ -36,6 +36,28 @@ impl Client {
     }
 }
 
+#[cfg(feature = "http")]
+impl Client {
+    /// Connect over Streamable HTTP with a full [`HttpConfig`](mcp_transport_http::HttpConfig)
+    /// (a proxy, extra root certificates, body limits, resumption settings), then run the
+    /// handshake. [`Client::connect`] builds the same from a [`ServerConfig`]; the client's
+    /// auth hook is used when `config` has none.
+    pub async fn connect_http(
+        mut config: mcp_transport_http::HttpConfig,
+        options: ClientOptions,
+    ) -> Result<Self, Error> {
+        if config.auth.is_none()
+            && let Some(hook) = &options.auth
+        {
+            config = config.with_auth(Arc::clone(hook));
+        }
+        let dispatcher = Dispatcher::new(options);
+        let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
+        let session = mcp_transport_http::HttpTransport::connect(config, handler).await?;
+        Self::handshake_on(Connection::with_http_session(session), dispatcher).await
+    }
+}
+
 #[cfg(feature = "stdio")]
 async fn connect_stdio(
     config: &ServerConfig,

@@ -57,6 +57,10 @@ pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
 pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
+#[cfg(feature = "http")]
+pub use mcp_transport_http::{HttpConfig, ProxyMode};
+#[cfg(feature = "stdio")]
+pub use mcp_transport_stdio::StdioConfig;
 pub use notification::ServerNotification;
 pub use options::{ClientOptions, NotificationCallback};
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
