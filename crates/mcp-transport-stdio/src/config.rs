@@ -67,7 +67,7 @@ impl Default for ShutdownTimeouts {
 #[non_exhaustive]
 pub enum StderrMode {
     /// Read it: forward each line to `tracing` (target `mcp::server_stderr`, with the command)
-    /// and keep the last lines for [`mcp_jsonrpc::Transport::stderr_tail`]. The default: a
+    /// and keep the last lines for [`StdioTransport::stderr_tail`](crate::StdioTransport::stderr_tail). The default: a
     /// server's log output belongs in the client's logs, not on the user's terminal.
     #[default]
     Capture,
