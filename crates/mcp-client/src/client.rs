@@ -338,9 +338,13 @@ impl Client {
         self.inner.output_schemas.check(tool, result)
     }
 
-    /// The tool's `execution.taskSupport` in the last `tools/list`, if it was listed.
-    pub(crate) fn tool_task_support(&self, tool: &str) -> Option<String> {
-        self.inner.output_schemas.task_support(tool)
+    /// `f` of the tool's `taskSupport`, borrowed: for the check every `call_tool` makes.
+    pub(crate) fn with_tool_task_support<R>(
+        &self,
+        tool: &str,
+        f: impl FnOnce(Option<&str>) -> R,
+    ) -> R {
+        self.inner.output_schemas.with_task_support(tool, f)
     }
 
     /// The options the client was built with.

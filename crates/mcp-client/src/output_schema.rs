@@ -79,14 +79,11 @@ impl OutputSchemas {
             .clear();
     }
 
-    /// The tool's `execution.taskSupport` as last listed (`"forbidden"` when absent), or
-    /// `None` for a tool never listed.
-    pub(crate) fn task_support(&self, tool: &str) -> Option<String> {
-        self.task_support
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(tool)
-            .cloned()
+    /// `f` of the tool's `execution.taskSupport` as last listed, borrowed (every call asks,
+    /// so no copy is made).
+    pub(crate) fn with_task_support<R>(&self, tool: &str, f: impl FnOnce(Option<&str>) -> R) -> R {
+        let map = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+        f(map.get(tool).map(String::as_str))
     }
 
     /// Check `result` against `tool`'s schema, when it declared one. Error results

@@ -191,12 +191,14 @@ impl Client {
     /// `taskSupport` in the last `tools/list` is `"required"`, or `"optional"` with
     /// [`ClientOptions::with_tasks_for_optional_tools`](crate::ClientOptions::with_tasks_for_optional_tools).
     pub fn runs_as_task(&self, tool: &str) -> bool {
-        let support = self.tool_task_support(tool);
-        capability::route(
-            support.as_deref(),
-            self.options().tasks_for_optional_tools,
-            capability::server_runs_tool_tasks(&self.server_capabilities()),
-        )
+        // Every call asks: nothing is copied, and the server's capabilities are looked at
+        // only for an "optional" tool.
+        let prefer_optional = self.options().tasks_for_optional_tools;
+        self.with_tool_task_support(tool, |support| {
+            let server_ok = support == Some("optional")
+                && capability::server_runs_tool_tasks(&self.initialize_result().capabilities);
+            capability::route(support, prefer_optional, server_ok)
+        })
     }
 
     /// The hidden task behind a plain `call_tool`: start, follow, take the result.
