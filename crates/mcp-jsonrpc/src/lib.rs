@@ -52,6 +52,6 @@ pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, Session
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};
 pub use transport::{
-    BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics,
+    BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics, Sent,
     ServerRequestOutcome, Transport, TransportHandler,
 };

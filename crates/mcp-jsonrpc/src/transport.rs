@@ -66,6 +66,35 @@ impl Outbound {
     }
 }
 
+/// What [`Transport::send`] did with a frame.
+#[must_use = "a pending send does nothing unless polled"]
+pub enum Sent {
+    /// The frame was handled before `send` returned (stdio queued it): the outcome.
+    Done(Result<(), Error>),
+    /// The rest of the work (an HTTP POST and its reply stream): the session polls it, or
+    /// runs it on a task of its own.
+    Pending(BoxFuture<'static, Result<(), Error>>),
+}
+
+impl Sent {
+    /// The outcome as a future, whichever it is.
+    pub fn into_future(self) -> BoxFuture<'static, Result<(), Error>> {
+        match self {
+            Self::Done(outcome) => Box::pin(std::future::ready(outcome)),
+            Self::Pending(future) => future,
+        }
+    }
+}
+
+impl std::fmt::Debug for Sent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Done(outcome) => f.debug_tuple("Done").field(outcome).finish(),
+            Self::Pending(_) => f.write_str("Pending"),
+        }
+    }
+}
+
 /// A message pipe to one MCP server: stdio, Streamable HTTP, legacy HTTP+SSE, or your own.
 ///
 /// A transport is built with an [`Inbox`](crate::Inbox) (see
@@ -78,14 +107,15 @@ impl Outbound {
 pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
     /// Send one frame.
     ///
-    /// A transport may do its work before returning (stdio queues the frame at once) or in
-    /// the returned future (HTTP posts it); the session polls the future, beside the wait
-    /// for a request's reply, or runs it on a task of its own. For a request, the future may
-    /// run the whole exchange (a Streamable HTTP POST and its SSE reply), delivering frames
-    /// to the inbox as they come; it fails when the request cannot be answered any more, and
-    /// that error fails the request. The session may drop the future once the request is
-    /// finished (timed out, cancelled): that must stop the exchange.
-    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>>;
+    /// A transport may do its work before returning ([`Sent::Done`]: stdio queues the frame
+    /// at once, which costs a request no allocation) or in a future ([`Sent::Pending`]: HTTP
+    /// posts it); the session polls the future, beside the wait for a request's reply, or
+    /// runs it on a task of its own. For a request, the future may run the whole exchange (a
+    /// Streamable HTTP POST and its SSE reply), delivering frames to the inbox as they come;
+    /// it fails when the request cannot be answered any more, and that error fails the
+    /// request. The session may drop the future once the request is finished (timed out,
+    /// cancelled): that must stop the exchange.
+    fn send(&self, frame: Outbound) -> Sent;
 
     /// Release every resource (child process, streams, server-side session). Called once
     /// by the session's close, after pending requests were rejected and queued frames had

@@ -6,8 +6,8 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use mcp_http::HttpClient;
 use mcp_jsonrpc::{
-    BoxFuture, Error, FrameKind, HttpSessionControl, Inbox, Outbound, Session, SessionOptions,
-    Transport, TransportHandler,
+    BoxFuture, Error, FrameKind, HttpSessionControl, Inbox, Outbound, Sent, Session,
+    SessionOptions, Transport, TransportHandler,
 };
 
 use crate::HttpConfig;
@@ -74,15 +74,15 @@ impl HttpTransport {
 }
 
 impl Transport for HttpTransport {
-    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+    fn send(&self, frame: Outbound) -> Sent {
         let inner = Arc::clone(&self.inner);
         let body = Bytes::from(frame.bytes);
-        match frame.kind {
+        Sent::Pending(match frame.kind {
             // The POST runs inside the request's own future, beside its wait: no task per
             // request.
             FrameKind::Request(id) => Box::pin(inner.post_request(body, id)),
             _ => Box::pin(async move { inner.post_notification(body).await }),
-        }
+        })
     }
 
     /// Stop the listener and every background task, and delete the server's session

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use mcp_http::HttpClient;
 use mcp_jsonrpc::{
-    BoxFuture, Error, Inbox, Outbound, Session, SessionOptions, Transport, TransportHandler,
+    BoxFuture, Error, Inbox, Outbound, Sent, Session, SessionOptions, Transport, TransportHandler,
 };
 use url::Url;
 
@@ -100,10 +100,10 @@ impl Transport for SseTransport {
     /// POST the frame to the endpoint; its answer, if any, comes on the event stream. The
     /// session drops the POST with a request that timed out (a legacy server may never
     /// answer a POST for an unknown session).
-    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+    fn send(&self, frame: Outbound) -> Sent {
         let inner = Arc::clone(&self.inner);
         let body = Bytes::from(frame.bytes);
-        Box::pin(async move { inner.post(body).await })
+        Sent::Pending(Box::pin(async move { inner.post(body).await }))
     }
 
     /// Drop the event stream (the server sees the client go away and ends the session) and

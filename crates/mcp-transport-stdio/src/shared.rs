@@ -5,7 +5,7 @@ use std::io;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use mcp_jsonrpc::{BoxFuture, Error, FrameKind, Inbox, Outbound};
+use mcp_jsonrpc::{Error, FrameKind, Inbox, Outbound, Sent};
 use tokio::sync::{OnceCell, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -78,20 +78,20 @@ impl Shared {
     ///   exited, closed its stdout, or the write hit a broken pipe) that is `Ok`, logged at
     ///   debug level: a notification has no answer to lose, and the closed event already
     ///   tells the client the server is gone. Any other write error is [`Error::Io`].
-    pub(crate) fn send(self: &Arc<Self>, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+    pub(crate) fn send(self: &Arc<Self>, frame: Outbound) -> Sent {
         let mut bytes = frame.bytes;
         bytes.push(b'\n');
         match frame.kind {
             FrameKind::Request(_) => match self.writer.send_detached(&bytes) {
-                Ok(()) => Box::pin(std::future::ready(Ok(()))),
+                Ok(()) => Sent::Done(Ok(())),
                 Err(e) => {
                     let shared = Arc::clone(self);
-                    Box::pin(async move { Err(shared.write_failed(e).await) })
+                    Sent::Pending(Box::pin(async move { Err(shared.write_failed(e).await) }))
                 }
             },
             _ => {
                 let shared = Arc::clone(self);
-                Box::pin(async move {
+                Sent::Pending(Box::pin(async move {
                     match shared.writer.send(&bytes).await {
                         Ok(()) => Ok(()),
                         Err(e)
@@ -103,7 +103,7 @@ impl Shared {
                         }
                         Err(e) => Err(Error::Io(e)),
                     }
-                })
+                }))
             }
         }
     }

@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mcp_jsonrpc::{
-    BoxFuture, Error, Inbox, Outbound, ProcessDiagnostics, Session, SessionOptions, Transport,
-    TransportHandler,
+    BoxFuture, Error, Inbox, Outbound, ProcessDiagnostics, Sent, Session, SessionOptions,
+    Transport, TransportHandler,
 };
 use nix::sys::signal::Signal;
 use tokio::task::JoinHandle;
@@ -171,7 +171,7 @@ impl StdioTransport {
 }
 
 impl Transport for StdioTransport {
-    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+    fn send(&self, frame: Outbound) -> Sent {
         self.shared.send(frame)
     }
 

@@ -27,7 +27,7 @@ pub use server_requests::DEFAULT_MAX_SERVER_REQUESTS;
 use self::server_requests::ServerRequests;
 use self::shared::Shared;
 use crate::{
-    Error, Outbound, RequestOptions, RpcCore, Transport, TransportHandler, within_timeout,
+    Error, Outbound, RequestOptions, RpcCore, Sent, Transport, TransportHandler, within_timeout,
 };
 
 /// One JSON-RPC session over one transport: send requests and notifications, close.
@@ -41,7 +41,7 @@ use crate::{
 /// # #[tokio::main(flavor = "current_thread")] async fn main() {
 /// use std::sync::Arc;
 /// use mcp_jsonrpc::{
-///     BoxFuture, Error, Inbox, NoopHandler, Outbound, RequestOptions, Session, SessionOptions,
+///     BoxFuture, Inbox, NoopHandler, Outbound, RequestOptions, Sent, Session, SessionOptions,
 ///     Transport,
 /// };
 ///
@@ -49,12 +49,12 @@ use crate::{
 /// #[derive(Debug)]
 /// struct Echo(Inbox);
 /// impl Transport for Echo {
-///     fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+///     fn send(&self, frame: Outbound) -> Sent {
 ///         if let mcp_jsonrpc::FrameKind::Request(id) = &frame.kind {
 ///             let reply = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
 ///             self.0.receive(reply.into_bytes());
 ///         }
-///         Box::pin(async { Ok(()) })
+///         Sent::Done(Ok(()))
 ///     }
 ///     fn close(&self) -> BoxFuture<'_, ()> { Box::pin(async {}) }
 ///     fn kind(&self) -> &'static str { "echo" }
@@ -157,10 +157,18 @@ impl<T: Transport + ?Sized> Session<T> {
             shared,
             id: Some(call.id().clone()).filter(|_| method != "initialize"),
         };
-        let mut exchange = Some(
-            self.transport
-                .send(Outbound::request(call.id().clone(), frame)),
-        );
+        let sent = self
+            .transport
+            .send(Outbound::request(call.id().clone(), frame));
+        let mut exchange = match sent {
+            // Queued already (stdio): only the reply is left to wait for.
+            Sent::Done(Ok(())) => None,
+            Sent::Done(Err(e)) => {
+                abandoned.disarm();
+                return Err(e);
+            }
+            Sent::Pending(exchange) => Some(exchange),
+        };
         let result = {
             let wait = call.wait();
             tokio::pin!(wait);
@@ -218,7 +226,10 @@ impl<T: Transport + ?Sized> Session<T> {
         }
         let mut bytes = Vec::with_capacity(64 + params.as_ref().map_or(0, |p| p.get().len()));
         encode_notification(&mut bytes, method, params.as_deref());
-        let send = self.transport.send(Outbound::notification(bytes));
+        let send = self
+            .transport
+            .send(Outbound::notification(bytes))
+            .into_future();
         within_timeout(method, shared.core.default_timeout(), send).await
     }
 

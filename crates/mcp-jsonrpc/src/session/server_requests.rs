@@ -68,6 +68,10 @@ impl ServerRequests {
 
     /// Resolves once fewer than the cap are running.
     pub(crate) async fn ready(&self) {
+        // The reader asks before every frame: no waiter is made while there is room.
+        if self.running() < self.gauge.cap {
+            return;
+        }
         loop {
             let room = self.gauge.room.notified();
             if self.running() < self.gauge.cap {
@@ -100,7 +104,9 @@ impl ServerRequests {
             let Some(transport) = transport.as_ref().and_then(Weak::upgrade) else {
                 return; // The session is gone.
             };
-            let send = transport.send(Outbound::response(encode_reply(&id, &outcome)));
+            let send = transport
+                .send(Outbound::response(encode_reply(&id, &outcome)))
+                .into_future();
             drop(transport);
             if let Err(e) = within_timeout(REPLY_METHOD, Some(bound), send).await {
                 tracing::debug!(%id, error = %e, "could not deliver the answer to a server request");

@@ -73,7 +73,7 @@ impl Shared {
         let Some(transport) = self.transport.get().and_then(Weak::upgrade) else {
             return;
         };
-        let send = transport.send(frame);
+        let send = transport.send(frame).into_future();
         drop(transport);
         if tokio::runtime::Handle::try_current().is_err() {
             return;

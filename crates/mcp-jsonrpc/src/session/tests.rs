@@ -9,8 +9,8 @@ use std::time::Duration;
 use mcp_types::Request;
 
 use crate::{
-    BoxFuture, Error, FrameKind, Inbox, Outbound, RequestOptions, ServerRequestOutcome, Session,
-    SessionOptions, Transport, TransportHandler,
+    BoxFuture, Error, FrameKind, Inbox, Outbound, RequestOptions, Sent, ServerRequestOutcome,
+    Session, SessionOptions, Transport, TransportHandler,
 };
 
 /// A pipe that records what is sent; replies to server requests never go out when `stuck`.
@@ -23,13 +23,13 @@ struct Pipe {
 }
 
 impl Transport for Pipe {
-    fn send(&self, frame: Outbound) -> BoxFuture<'static, Result<(), Error>> {
+    fn send(&self, frame: Outbound) -> Sent {
         let text = String::from_utf8(frame.bytes).unwrap();
         self.sent.lock().unwrap().push(text);
         if self.stuck && frame.kind == FrameKind::Response {
-            return Box::pin(std::future::pending());
+            return Sent::Pending(Box::pin(std::future::pending()));
         }
-        Box::pin(async { Ok(()) })
+        Sent::Done(Ok(()))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
