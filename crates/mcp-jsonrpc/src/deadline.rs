@@ -4,8 +4,9 @@
 //! task per [`PendingRequests`] (the sweeper, [`sweep`]) sleeps until the earliest of them,
 //! fails the requests that are due with [`Error::Timeout`](crate::Error::Timeout), and
 //! sleeps again. A tokio timer registered for every call, and removed again when the reply
-//! came first (nearly always), was about 5 % of a small call's instructions (callgrind) and
-//! made every park of the runtime walk the timer wheel.
+//! came first (nearly always), was a measurable share of a small call's instructions
+//! (callgrind; `docs/performance.md`, item 7) and made every park of the runtime walk the
+//! timer wheel.
 //!
 //! The sweeper wakes when the earliest deadline it knew of is due (by then that request has
 //! usually been answered, and it finds the next one), or when a request arrives with a

@@ -16,7 +16,7 @@
 //! woke the server for one request and its replies came back one by one, each a read and a
 //! round of wake-ups for the client. Whole bursts kept both sides busy in large batches but
 //! made them take turns: the server idle while the client worked and the other way round.
-//! Groups of 16 to 48 frames were fastest (about 20 % faster than whole bursts), as both
+//! Groups of 16 to 48 frames were fastest (the numbers are in `docs/performance.md`), as both
 //! processes then work at once and still in batches. [`WRITE_NOW_BYTES`] does the same for
 //! large frames, and bounds the buffer when the task lags.
 //!
