@@ -51,7 +51,8 @@ mod examples {
   mcp --url http://127.0.0.1:8080/mcp ping";
     pub(super) const SHELL: &str = r#"Examples:
   mcp shell demo
-  printf 'ping demo\ncall demo echo {"text":"hi"}\n' | mcp --json shell"#;
+  printf 'ping demo\ncall demo echo {"text":"hi"}\n' | mcp --json shell
+  printf 'call echo text="hi there"\n' | mcp shell     # one server: no name needed"#;
     pub(super) const TEMPLATES: &str = "Examples:
   mcp templates
   mcp --json templates demo";
@@ -302,10 +303,12 @@ pub(crate) enum Command {
     },
     /// Keep connections open and run commands from stdin, one per line.
     ///
-    /// Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,
-    /// `read SERVER URI`, `prompts SERVER`, `prompt SERVER NAME [ARGS_JSON]`, `ping SERVER`,
-    /// `sleep MS`, `quit` (end of input also quits). Blank lines and `#` comments are
-    /// skipped. With --json, each command is answered by one line: {"ok":true,"result":...}
+    /// Commands take the words of the one-shot commands (SERVER optional when there is only
+    /// one; ARGS as a JSON object, @FILE.json or key=value words, quoted as in a shell):
+    /// `call [SERVER] TOOL [ARGS]...`, `tools [SERVER] [TOOL]`, `resources [SERVER]`,
+    /// `templates [SERVER]`, `read [SERVER] URI`, `prompts [SERVER]`,
+    /// `prompt [SERVER] NAME [ARGS]...`, `ping [SERVER]`, `servers`, `sleep MS`, `help`,
+    /// `quit` (end of input also quits). Blank lines and `#` comments are skipped. With --json, each command is answered by one line: {"ok":true,"result":...}
     /// or {"ok":false,"error":{"kind":...,"message":...}}.
     #[command(after_help = examples::SHELL)]
     Shell {

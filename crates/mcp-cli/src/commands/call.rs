@@ -1,4 +1,4 @@
-//! `call SERVER TOOL [ARGS_JSON]`.
+//! `call [SERVER] TOOL [ARGS]...`.
 
 use mcp_client::RequestOptions;
 use mcp_manager::ManagerError;
@@ -9,14 +9,6 @@ use super::{Context, Report};
 use crate::error::{CliError, EXIT_TOOL_ERROR};
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
-
-/// `ARGS_JSON` of a shell line: absent, or a JSON object.
-pub(crate) fn parse_arguments(text: Option<&str>) -> Result<Option<Map<String, Value>>, CliError> {
-    match text {
-        Some(text) => crate::arguments::parse_object(text, "ARGS_JSON"),
-        None => Ok(None),
-    }
-}
 
 /// `call [SERVER] TOOL [ARGS]...`: the arguments are read once the tool's input schema is
 /// known, so `key=value` words get the types it asks for.

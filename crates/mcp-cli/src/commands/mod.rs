@@ -30,6 +30,9 @@ pub(crate) struct Context {
     pub servers: ServerSet,
     /// Progress bar for tool calls.
     pub progress: ProgressDisplay,
+    /// `mcp shell`: connections are kept (by the manager) across commands, so [`one`]
+    /// takes them from it rather than opening a direct one.
+    pub persistent: bool,
 }
 
 /// What a command ended with: its output, problems to print on stderr after it, and the
@@ -78,6 +81,7 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
+        persistent: matches!(cli.command, Command::Shell { .. }),
     };
     let stop = tokio::select! {
         code = execute(&ctx, json, cli.command) => return code,
@@ -102,11 +106,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Resources { server } => {
             only(ctx, server, async |c| resources::list(c).await).await
         }
-        Command::Read { words } => match ctx.servers.pick(&words, 1) {
-            Ok((server, [uri])) => one(ctx, &server, async |c| resources::read(c, uri).await).await,
-            Ok(_) => Err(CliError::Usage("read: expected [SERVER] URI".into())),
-            Err(e) => Err(e),
-        },
+        Command::Read { words } => resources::run_read(ctx, &words).await,
         Command::Prompts { server } => only(ctx, server, async |c| prompts::list(c).await).await,
         Command::Prompt { words } => prompts::run(ctx, &words).await,
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
@@ -153,7 +153,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
 }
 
 /// [`one`] for a command whose only argument is an optional SERVER.
-async fn only(
+pub(crate) async fn only(
     ctx: &Context,
     server: Option<String>,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
@@ -167,13 +167,19 @@ async fn only(
 }
 
 /// Connect to `server` only, asking it for nothing else, and run `f` (the caller shuts
-/// the connections down).
+/// the connections down). In the shell, the connection the manager keeps is used (and
+/// made again after the server died).
 pub(crate) async fn one(
     ctx: &Context,
     server: &str,
     f: impl AsyncFnOnce(&Connection) -> Result<Report, CliError>,
 ) -> Result<Report, CliError> {
-    f(&ctx.servers.connect_direct(server).await?).await
+    let connection = if ctx.persistent {
+        ctx.servers.connect(server).await?
+    } else {
+        ctx.servers.connect_direct(server).await?
+    };
+    f(&connection).await
 }
 
 fn print_report(json: bool, report: Report) -> ExitCode {

@@ -1,4 +1,4 @@
-//! `prompts SERVER` and `prompt SERVER NAME [ARGS_JSON]`.
+//! `prompts [SERVER]` and `prompt [SERVER] NAME [ARGS]...`.
 
 use std::collections::BTreeMap;
 
@@ -8,13 +8,6 @@ use super::{Context, Report};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
-
-/// `ARGS_JSON` of a shell line for a prompt: an object; prompt arguments are strings, so
-/// numbers and booleans are passed as their JSON text.
-pub(crate) fn parse_arguments(text: Option<&str>) -> Result<BTreeMap<String, String>, CliError> {
-    let words = Vec::from_iter(text.map(str::to_owned));
-    crate::arguments::prompt_arguments(&words)
-}
 
 /// `prompt [SERVER] NAME [ARGS]...`.
 pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliError> {

@@ -1,9 +1,17 @@
 //! `resources SERVER` and `read SERVER URI`.
 
-use super::Report;
+use super::{Context, Report};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
+
+/// `read [SERVER] URI`.
+pub(crate) async fn run_read(ctx: &Context, words: &[String]) -> Result<Report, CliError> {
+    match ctx.servers.pick(words, 1)? {
+        (server, [uri]) => super::one(ctx, &server, async |c| read(c, uri).await).await,
+        _ => Err(CliError::Usage("read: expected [SERVER] URI".into())),
+    }
+}
 
 /// Resources and resource templates.
 pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {

@@ -48,3 +48,35 @@ fn a_failed_command_makes_the_exit_status_non_zero() {
         "still one line per command: {bad:?}"
     );
 }
+
+#[test]
+fn lines_take_the_words_of_the_one_shot_commands() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // One server (the demo): its name may be left out; key=value words are coerced by the
+    // tool's input schema; a JSON object may still be typed as it is.
+    let args = dir.path().join("args.json");
+    std::fs::write(&args, r#"{"text": "from a file"}"#).expect("write args");
+    let script = format!(
+        "call echo text='hi there'\n\
+         call demo echo {{\"text\": \"json\"}}\n\
+         call echo @{}\n\
+         tools echo\n\
+         ping\n\
+         call echo -\n",
+        args.display()
+    );
+    let run = mcp_in(dir.path(), &["--json", "shell"], &script);
+    let answers: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(answers.len(), 6, "one line per command: {run:?}");
+    assert_eq!(answers[0]["result"]["content"][0]["text"], "hi there");
+    assert_eq!(answers[1]["result"]["content"][0]["text"], "json");
+    assert_eq!(answers[2]["result"]["content"][0]["text"], "from a file");
+    assert_eq!(answers[3]["result"]["tool"]["name"], "echo", "{run:?}");
+    assert_eq!(answers[4]["ok"], true, "{run:?}");
+    assert_eq!(answers[5]["error"]["kind"], "usage", "stdin is the commands: {run:?}");
+    assert_eq!(run.code(), 1, "the last command failed: {run:?}");
+}

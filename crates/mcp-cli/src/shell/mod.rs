@@ -1,17 +1,21 @@
 //! `shell [SERVER…]`: keep connections open and run one command per stdin line, so several
 //! calls share a connection.
 //!
-//! Commands: `call SERVER TOOL [ARGS_JSON]`, `tools SERVER`, `resources SERVER`,
-//! `read SERVER URI`, `prompts SERVER`, `prompt SERVER NAME [ARGS_JSON]`, `ping SERVER`,
-//! `sleep MS`, `quit`. Blank lines and `#` comments are skipped; end of input quits. With
-//! `--json`, each command is answered by one line: `{"ok":true,"result":…}` or
+//! Commands take the words the one-shot commands take (see [`words`] for how a line is
+//! split): `call [SERVER] TOOL [ARGS]…` (a JSON object, `@FILE`, `key=value` words),
+//! `tools [SERVER] [TOOL]`, `resources [SERVER]`, `templates [SERVER]`, `read [SERVER] URI`,
+//! `prompts [SERVER]`, `prompt [SERVER] NAME [ARGS]…`, `ping [SERVER]`, `servers`,
+//! `sleep MS`, `help`, `quit`. SERVER may be left out when there is only one. Blank lines
+//! and `#` comments are skipped; end of input quits. With `--json`, each command is
+//! answered by one line: `{"ok":true,"result":…}` or
 //! `{"ok":false,"error":{"kind":…,"message":…}}`.
 
-use std::collections::BTreeMap;
+mod words;
+
 use std::process::ExitCode;
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt as _;
 
 use crate::commands::{self, Context, Report, call, ping, prompts, resources, tools};
@@ -21,40 +25,45 @@ use crate::output::Outcome;
 /// One parsed input line.
 #[derive(Debug, PartialEq)]
 enum ShellCommand {
-    Call {
-        server: String,
-        tool: String,
-        arguments: Option<Map<String, Value>>,
-    },
-    Tools {
-        server: String,
-    },
-    Resources {
-        server: String,
-    },
-    Read {
-        server: String,
-        uri: String,
-    },
-    Prompts {
-        server: String,
-    },
-    Prompt {
-        server: String,
-        name: String,
-        arguments: BTreeMap<String, String>,
-    },
-    Ping {
-        server: String,
-    },
+    /// A command that talks to a server, with the words after its verb.
+    Server(Verb, Vec<String>),
     Servers,
     Sleep(Duration),
     Help,
     Quit,
 }
 
-const USAGE: &str = "expected one of: call SERVER TOOL [ARGS_JSON], tools SERVER, resources SERVER, \
-                     read SERVER URI, prompts SERVER, prompt SERVER NAME [ARGS_JSON], ping SERVER, servers, sleep MS, help, quit";
+/// The commands that talk to a server.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Verb {
+    Call,
+    Tools,
+    Resources,
+    Templates,
+    Read,
+    Prompts,
+    Prompt,
+    Ping,
+}
+
+impl Verb {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Call => "call",
+            Self::Tools => "tools",
+            Self::Resources => "resources",
+            Self::Templates => "templates",
+            Self::Read => "read",
+            Self::Prompts => "prompts",
+            Self::Prompt => "prompt",
+            Self::Ping => "ping",
+        }
+    }
+}
+
+const USAGE: &str = "expected one of: call [SERVER] TOOL [ARGS]..., tools [SERVER] [TOOL], \
+                     resources [SERVER], templates [SERVER], read [SERVER] URI, prompts [SERVER], \
+                     prompt [SERVER] NAME [ARGS]..., ping [SERVER], servers, sleep MS, help, quit";
 
 /// Run the shell until `quit` or end of input.
 pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
@@ -112,14 +121,15 @@ pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCo
 
 /// `help` in the shell.
 const HELP: &str = "\
-commands:
-  call SERVER TOOL [ARGS_JSON]     call a tool
-  tools SERVER                     list a server's tools
-  resources SERVER                 list its resources and templates
-  read SERVER URI                  read a resource
-  prompts SERVER                   list its prompts
-  prompt SERVER NAME [ARGS_JSON]   get a prompt
-  ping SERVER                      check that it answers
+commands (SERVER may be left out when there is only one):
+  call [SERVER] TOOL [ARGS]...     call a tool: a JSON object, @FILE.json, key=value words
+  tools [SERVER] [TOOL]            list a server's tools, or show one
+  resources [SERVER]               list its resources and templates
+  templates [SERVER]               list its resource templates
+  read [SERVER] URI                read a resource
+  prompts [SERVER]                 list its prompts
+  prompt [SERVER] NAME [ARGS]...   get a prompt
+  ping [SERVER]                    check that it answers
   servers                          every server's status
   sleep MS                         wait
   help                             this list
@@ -197,26 +207,8 @@ fn answer(json: bool, result: Result<Report, CliError>) {
 }
 
 async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliError> {
-    // Connects on first use, and again after the server died.
-    let connection = async |server: &str| ctx.servers.connect(server).await;
     match command {
-        ShellCommand::Call {
-            server,
-            tool,
-            arguments,
-        } => call::call(ctx, &connection(&server).await?, &tool, arguments).await,
-        ShellCommand::Tools { server } => tools::one(&connection(&server).await?).await,
-        ShellCommand::Resources { server } => resources::list(&connection(&server).await?).await,
-        ShellCommand::Read { server, uri } => {
-            resources::read(&connection(&server).await?, &uri).await
-        }
-        ShellCommand::Prompts { server } => prompts::list(&connection(&server).await?).await,
-        ShellCommand::Prompt {
-            server,
-            name,
-            arguments,
-        } => prompts::get(&connection(&server).await?, &name, arguments).await,
-        ShellCommand::Ping { server } => ping::ping(&connection(&server).await?).await,
+        ShellCommand::Server(verb, words) => run_verb(ctx, verb, &words).await,
         ShellCommand::Sleep(duration) => {
             tokio::time::sleep(duration).await;
             Ok(Outcome::new(Value::Null, String::new()).into())
@@ -228,112 +220,103 @@ async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliErro
     }
 }
 
-/// Split off the first whitespace-separated word.
-fn word(text: &str) -> (&str, &str) {
-    let text = text.trim_start();
-    match text.find(char::is_whitespace) {
-        Some(end) => (&text[..end], text[end..].trim_start()),
-        None => (text, ""),
+/// The one-shot command's code, on the connections the shell keeps ([`Context::persistent`]):
+/// it connects on first use, and again after the server died.
+async fn run_verb(ctx: &Context, verb: Verb, words: &[String]) -> Result<Report, CliError> {
+    let server = || match words {
+        [] => Ok(None),
+        [server] => Ok(Some(server.clone())),
+        _ => Err(CliError::Usage(format!(
+            "{} takes at most a SERVER; {USAGE}",
+            verb.name()
+        ))),
+    };
+    match verb {
+        Verb::Call => call::run(ctx, words).await,
+        Verb::Tools if words.is_empty() => Ok(tools::all(ctx).await),
+        Verb::Tools => tools::run(ctx, words).await,
+        Verb::Read => resources::run_read(ctx, words).await,
+        Verb::Prompt => prompts::run(ctx, words).await,
+        Verb::Resources => commands::only(ctx, server()?, async |c| resources::list(c).await).await,
+        Verb::Templates => {
+            commands::only(ctx, server()?, async |c| resources::templates(c).await).await
+        }
+        Verb::Prompts => commands::only(ctx, server()?, async |c| prompts::list(c).await).await,
+        Verb::Ping => commands::only(ctx, server()?, async |c| ping::ping(c).await).await,
     }
 }
 
-fn non_empty(text: &str) -> Option<&str> {
-    (!text.is_empty()).then_some(text)
-}
-
 fn parse(line: &str) -> Result<ShellCommand, CliError> {
-    let (verb, rest) = word(line);
-    let required = |value: &str, what: &str| {
-        if value.is_empty() {
-            Err(CliError::Usage(format!("{verb}: missing {what}; {USAGE}")))
-        } else {
-            Ok(value.to_owned())
-        }
-    };
-    let (server, rest) = word(rest);
-    let command = match verb {
-        "quit" | "exit" => ShellCommand::Quit,
-        "help" => ShellCommand::Help,
-        "servers" => ShellCommand::Servers,
+    let mut words = words::split(line)?;
+    if words.is_empty() {
+        return Err(CliError::Usage(USAGE.into()));
+    }
+    let verb = words.remove(0);
+    let verb = match verb.as_str() {
+        "quit" | "exit" => return Ok(ShellCommand::Quit),
+        "help" => return Ok(ShellCommand::Help),
+        "servers" => return Ok(ShellCommand::Servers),
         "sleep" => {
-            let ms = server.parse::<u64>().map_err(|_| {
-                CliError::Usage(format!("sleep: expected milliseconds, got {server:?}"))
-            })?;
-            ShellCommand::Sleep(Duration::from_millis(ms))
+            let ms = match words.as_slice() {
+                [ms] => ms.parse::<u64>().ok(),
+                _ => None,
+            };
+            return ms
+                .map(|ms| ShellCommand::Sleep(Duration::from_millis(ms)))
+                .ok_or_else(|| {
+                    CliError::Usage(format!("sleep: expected milliseconds, got {words:?}"))
+                });
         }
-        "call" => {
-            let (tool, args) = word(rest);
-            ShellCommand::Call {
-                server: required(server, "SERVER")?,
-                tool: required(tool, "TOOL")?,
-                arguments: call::parse_arguments(non_empty(args))?,
-            }
-        }
-        "tools" => ShellCommand::Tools {
-            server: required(server, "SERVER")?,
-        },
-        "resources" => ShellCommand::Resources {
-            server: required(server, "SERVER")?,
-        },
-        "read" => ShellCommand::Read {
-            server: required(server, "SERVER")?,
-            uri: required(rest, "URI")?,
-        },
-        "prompts" => ShellCommand::Prompts {
-            server: required(server, "SERVER")?,
-        },
-        "prompt" => {
-            let (name, args) = word(rest);
-            ShellCommand::Prompt {
-                server: required(server, "SERVER")?,
-                name: required(name, "NAME")?,
-                arguments: prompts::parse_arguments(non_empty(args))?,
-            }
-        }
-        "ping" => ShellCommand::Ping {
-            server: required(server, "SERVER")?,
-        },
+        "call" => Verb::Call,
+        "tools" => Verb::Tools,
+        "resources" => Verb::Resources,
+        "templates" => Verb::Templates,
+        "read" => Verb::Read,
+        "prompts" => Verb::Prompts,
+        "prompt" => Verb::Prompt,
+        "ping" => Verb::Ping,
         other => {
             return Err(CliError::Usage(format!(
                 "unknown command {other:?}; {USAGE}"
             )));
         }
     };
-    Ok(command)
+    if words.iter().any(|w| w == "-") {
+        return Err(CliError::Usage(
+            "`-` reads arguments from stdin, which holds the shell's commands: give them inline \
+             or as @FILE.json"
+                .into(),
+        ));
+    }
+    Ok(ShellCommand::Server(verb, words))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn server(verb: Verb, words: &[&str]) -> ShellCommand {
+        ShellCommand::Server(verb, words.iter().map(|w| (*w).to_owned()).collect())
+    }
+
     #[test]
-    fn lines_parse_into_commands_with_json_arguments_that_contain_spaces() {
-        let call = parse(r#"call demo echo {"text": "hi there"}"#).unwrap();
-        let ShellCommand::Call {
-            server,
-            tool,
-            arguments,
-        } = call
-        else {
-            panic!()
-        };
-        assert_eq!((server.as_str(), tool.as_str()), ("demo", "echo"));
-        assert_eq!(arguments.unwrap()["text"], "hi there");
+    fn lines_parse_into_the_words_of_the_one_shot_commands() {
         assert_eq!(
-            parse("call  demo   ping_tool").unwrap(),
-            ShellCommand::Call {
-                server: "demo".into(),
-                tool: "ping_tool".into(),
-                arguments: None
-            }
+            parse(r#"call demo echo {"text": "hi there"} n=2"#).unwrap(),
+            server(
+                Verb::Call,
+                &["demo", "echo", r#"{"text": "hi there"}"#, "n=2"]
+            )
+        );
+        assert_eq!(
+            parse("call  echo   text='hi there'").unwrap(),
+            server(Verb::Call, &["echo", "text=hi there"])
         );
         assert_eq!(
             parse("read demo test://static/hello").unwrap(),
-            ShellCommand::Read {
-                server: "demo".into(),
-                uri: "test://static/hello".into()
-            }
+            server(Verb::Read, &["demo", "test://static/hello"])
         );
+        assert_eq!(parse("ping").unwrap(), server(Verb::Ping, &[]));
         assert_eq!(
             parse("sleep 25").unwrap(),
             ShellCommand::Sleep(Duration::from_millis(25))
@@ -344,12 +327,11 @@ mod tests {
     #[test]
     fn bad_lines_are_usage_errors() {
         for line in [
-            "call demo",
-            "tools",
             "sleep soon",
+            "sleep",
             "frobnicate x",
-            "call demo echo [1]",
-            "read demo",
+            "call demo echo -",
+            r#"call demo echo {"open": 1"#,
         ] {
             let err = parse(line).unwrap_err();
             assert_eq!(err.kind(), "usage", "{line}: {err}");
