@@ -28,13 +28,25 @@ pub(crate) async fn explain(
     }
 }
 
+/// The server never answered `initialize`: the CLI's bound on the connect, or the
+/// library's (which carries the server's stderr).
+fn is_handshake_timeout(error: &CliError) -> bool {
+    match error {
+        CliError::ConnectTimeout { .. } => true,
+        CliError::Client { source, .. } => {
+            matches!(**source, mcp_client::Error::HandshakeTimeout { .. })
+        }
+        _ => false,
+    }
+}
+
 fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
     let message = error.to_string();
     let url = config.url.as_deref().unwrap_or_default();
     let stdio = config.command.as_deref();
     match error.kind() {
         "timeout" => Some(match (error, stdio) {
-            (CliError::ConnectTimeout { .. }, Some(command)) => format!(
+            (e, Some(command)) if is_handshake_timeout(e) => format!(
                 "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --timeout MS"
             ),
             _ => "the server may just be slow: raise the limit with --timeout MS (0 disables it)"

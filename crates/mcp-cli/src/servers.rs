@@ -26,8 +26,11 @@ pub(crate) const ADHOC_NAME: &str = "adhoc";
 /// Bound on a connect when the configuration disables timeouts: a server that never
 /// answers `initialize` must not hang the command line.
 const DEFAULT_CONNECT_LIMIT: Duration = Duration::from_secs(30);
-/// Added to a server's request timeout to bound the whole connect.
-const CONNECT_MARGIN: Duration = Duration::from_secs(2);
+/// Added to a server's request timeout to bound the whole connect. It covers the stdio
+/// shutdown after a handshake that timed out (stdin closed, 2 s, SIGTERM, 2 s: a server that
+/// ignores both is killed), so the library's precise error, with the server's stderr,
+/// normally arrives before this bound.
+const CONNECT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The servers this invocation can use.
 #[derive(Debug)]

@@ -54,10 +54,17 @@ pub(crate) async fn initialize(
     Ok(result)
 }
 
-/// A server that dies before answering `initialize` is the most common setup mistake (a
-/// wrong path, a missing API key): say so, with what it wrote to stderr.
+/// A server that dies before answering `initialize`, or never answers it, is the most
+/// common setup mistake (a wrong path, a missing API key): say so, with what it wrote to
+/// stderr.
 fn explain_early_close(connection: &Connection, error: Error) -> Error {
     let reason = match error {
+        Error::Timeout { after, .. } => {
+            return Error::HandshakeTimeout {
+                after,
+                stderr_tail: connection.stderr_tail(),
+            };
+        }
         Error::TransportClosed { detail } => {
             detail.unwrap_or_else(|| "the server closed the connection".into())
         }

@@ -104,6 +104,16 @@ pub enum Error {
         /// The last lines of the server's stderr, when it has one.
         stderr_tail: Option<String>,
     },
+    /// The server did not answer `initialize` within the request timeout; we disconnected.
+    /// A stdio server that never answers usually says why on stderr (a missing API key, a
+    /// usage message): its last lines are kept here.
+    #[error("the server did not answer initialize within {} ms{}", after.as_millis(), stderr_suffix(stderr_tail.as_deref()))]
+    HandshakeTimeout {
+        /// The timeout that expired.
+        after: Duration,
+        /// The last lines of the server's stderr, when it has one.
+        stderr_tail: Option<String>,
+    },
     /// The server answered `initialize` with a revision we do not speak; we disconnected.
     #[error("server chose unsupported protocol revision {version:?} (supported: {})", mcp_types::SUPPORTED_PROTOCOL_VERSIONS.join(", "))]
     UnsupportedProtocolVersion {
@@ -193,7 +203,7 @@ impl Error {
 
     /// Whether this is a timeout.
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Self::Timeout { .. })
+        matches!(self, Self::Timeout { .. } | Self::HandshakeTimeout { .. })
     }
 
     /// Whether the caller cancelled.
@@ -213,7 +223,7 @@ impl Error {
     /// machine-readable output.
     pub fn kind(&self) -> &'static str {
         match self {
-            Self::Timeout { .. } => "timeout",
+            Self::Timeout { .. } | Self::HandshakeTimeout { .. } => "timeout",
             Self::Cancelled { .. } => "cancelled",
             Self::TransportClosed { .. } | Self::SseStreamClosed => "closed",
             Self::Rpc(_) => "rpc",

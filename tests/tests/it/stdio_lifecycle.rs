@@ -84,6 +84,23 @@ async fn server_that_dies_before_initialize_reports_status_and_stderr_tail() {
 }
 
 #[tokio::test]
+async fn server_that_never_answers_initialize_times_out_with_its_stderr_tail() {
+    let err = bounded(Client::connect(
+        &server(&["--no-init-reply", "--stderr", "waiting for FOO_TOKEN"]),
+        options().with_request_timeout(Duration::from_millis(300)),
+    ))
+    .await
+    .unwrap_err();
+    let message = err.to_string();
+    assert!(
+        matches!(&err, Error::HandshakeTimeout { after, stderr_tail: Some(_) } if after.as_millis() == 300),
+        "{message}"
+    );
+    assert!(err.is_timeout(), "{message}");
+    assert!(message.contains("waiting for FOO_TOKEN"), "{message}");
+}
+
+#[tokio::test]
 async fn spawn_error_names_the_command() {
     let config = mcp_client::ServerConfig::stdio("/definitely/not/a/server", Vec::<String>::new());
     let err = bounded(Client::connect(&config, options()))

@@ -51,10 +51,13 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
         "{slow:?}"
     );
 
+    // A server that never answers `initialize` usually said why on stderr: it is shown.
     let mute = shell_words::join([
         exe().display().to_string(),
         "__demo-server".into(),
         "--no-init-reply".into(),
+        "--stderr".into(),
+        "set MY_API_KEY first".into(),
     ]);
     let run = mcp_in(
         dir.path(),
@@ -63,6 +66,12 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
     );
     assert_eq!(run.code(), 1, "{run:?}");
     assert!(run.stderr.contains("--timeout MS"), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("did not answer initialize within 300 ms"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("set MY_API_KEY first"), "{run:?}");
 }
 
 #[test]

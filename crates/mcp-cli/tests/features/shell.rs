@@ -77,6 +77,9 @@ fn lines_take_the_words_of_the_one_shot_commands() {
     assert_eq!(answers[2]["result"]["content"][0]["text"], "from a file");
     assert_eq!(answers[3]["result"]["tool"]["name"], "echo", "{run:?}");
     assert_eq!(answers[4]["ok"], true, "{run:?}");
-    assert_eq!(answers[5]["error"]["kind"], "usage", "stdin is the commands: {run:?}");
+    assert_eq!(
+        answers[5]["error"]["kind"], "usage",
+        "stdin is the commands: {run:?}"
+    );
     assert_eq!(run.code(), 1, "the last command failed: {run:?}");
 }
