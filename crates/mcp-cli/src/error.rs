@@ -319,17 +319,34 @@ impl CliError {
         }
     }
 
-    /// `{"kind": ..., "message": ..., "server": ..., "code": ...}` for `--json`; `code` is
-    /// the JSON-RPC error code when the server answered with an error.
+    /// `{"kind": ..., "message": ..., "code": ...}` for `--json`; `code` is the JSON-RPC
+    /// error code when the server answered with an error.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         let mut value = serde_json::json!({"kind": self.kind(), "message": self.one_line()});
-        if let Some(server) = self.server() {
-            value["server"] = server.into();
-        }
         if let Some(code) = self.rpc_code() {
             value["code"] = code.into();
         }
         value
+    }
+
+    /// The `--json` document of a command that failed with this error:
+    /// `{"server": NAME, "error": {...}}`, without `server` when the error concerns none;
+    /// `ok` (the shell's) first when given.
+    pub(crate) fn document(&self, ok: Option<bool>) -> String {
+        #[derive(serde::Serialize)]
+        struct Document<'a> {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            ok: Option<bool>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            server: Option<&'a str>,
+            error: serde_json::Value,
+        }
+        let document = Document {
+            ok,
+            server: self.server(),
+            error: self.to_json(),
+        };
+        serde_json::to_string(&document).unwrap_or_default()
     }
 }
 

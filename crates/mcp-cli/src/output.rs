@@ -8,19 +8,130 @@ use mcp_types::{
 };
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// What a command produced: both renderings, so `--json` and `shell` pick one.
 #[derive(Debug)]
 pub(crate) struct Outcome {
     /// The `--json` document.
-    pub json: Value,
+    pub json: Json,
     /// The readable text (ends with a newline unless empty).
     pub text: String,
 }
 
 impl Outcome {
-    pub(crate) fn new(json: Value, text: String) -> Self {
-        Self { json, text }
+    /// One server's answer.
+    pub(crate) fn server(server: &str, result: Box<RawValue>, text: String) -> Self {
+        Self {
+            json: Json::Server(Entry::result(server, result)),
+            text,
+        }
+    }
+
+    /// One server's answer, with more than its result.
+    pub(crate) fn entry(entry: Entry, text: String) -> Self {
+        Self {
+            json: Json::Server(entry),
+            text,
+        }
+    }
+
+    /// Several servers' answers.
+    pub(crate) fn servers(entries: Vec<Entry>, text: String) -> Self {
+        Self {
+            json: Json::Servers(entries),
+            text,
+        }
+    }
+
+    /// Nothing to say (`sleep`, `help` in the shell).
+    pub(crate) fn empty() -> Self {
+        Self {
+            json: Json::Empty,
+            text: String::new(),
+        }
+    }
+}
+
+/// A command's `--json` document; every command's has one of these shapes (see
+/// docs/cli-json.md):
+/// - one server: `{"server": NAME, "result": RESULT}`, or `{"server": NAME, "error": ERROR}`;
+/// - several servers: `{"servers": [{"server": NAME, "result": RESULT} | {"server": NAME,
+///   "error": ERROR}, ...]}`.
+///
+/// RESULT is the server's `result` as it came (members in its order, numbers as it spelled
+/// them) for a request, and an object of the server's items as they came for a listing.
+/// In the shell, each line's document also starts with `"ok"`.
+#[derive(Debug)]
+pub(crate) enum Json {
+    Server(Entry),
+    Servers(Vec<Entry>),
+    Empty,
+}
+
+/// One server's part of a document.
+#[derive(Debug, Serialize)]
+pub(crate) struct Entry {
+    server: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
+    /// `ping`: the round trip.
+    #[serde(rename = "elapsedMs", skip_serializing_if = "Option::is_none")]
+    elapsed_ms: Option<u64>,
+}
+
+impl Entry {
+    pub(crate) fn result(server: &str, result: Box<RawValue>) -> Self {
+        Self {
+            server: server.to_owned(),
+            result: Some(result),
+            error: None,
+            elapsed_ms: None,
+        }
+    }
+
+    pub(crate) fn error(server: &str, error: &crate::error::CliError) -> Self {
+        Self {
+            server: server.to_owned(),
+            result: None,
+            error: Some(error.to_json()),
+            elapsed_ms: None,
+        }
+    }
+
+    pub(crate) fn with_elapsed_ms(mut self, ms: u64) -> Self {
+        self.elapsed_ms = Some(ms);
+        self
+    }
+}
+
+impl Json {
+    /// The document as one line; `ok` (the shell's) goes first when given.
+    pub(crate) fn render(&self, ok: Option<bool>) -> String {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            ok: Option<bool>,
+            #[serde(flatten)]
+            entry: Option<&'a Entry>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            servers: Option<&'a [Entry]>,
+        }
+        let document = Document {
+            ok,
+            entry: match self {
+                Self::Server(entry) => Some(entry),
+                _ => None,
+            },
+            servers: match self {
+                Self::Servers(entries) => Some(entries),
+                _ => None,
+            },
+        };
+        // Strings, raw JSON and finite numbers: serializing cannot fail.
+        serde_json::to_string(&document).unwrap_or_default()
     }
 }
 
@@ -28,6 +139,42 @@ impl Outcome {
 pub(crate) fn json<T: Serialize>(value: &T) -> Value {
     // Our protocol types always serialize (string keys, no non-finite floats from JSON).
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Any of our result types as JSON text, for what the client composed rather than received.
+pub(crate) fn raw<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| null())
+}
+
+/// `null`.
+pub(crate) fn null() -> Box<RawValue> {
+    Box::<RawValue>::default()
+}
+
+/// A server's result as it came.
+pub(crate) fn received(result: &mcp_types::RawResult) -> Box<RawValue> {
+    RawValue::from_string(result.get().to_owned()).unwrap_or_else(|_| null())
+}
+
+/// `{"KEY": ITEM}` of an item as the server sent it.
+pub(crate) fn listing_one(key: &str, item: &RawValue) -> Box<RawValue> {
+    let text = format!("{{{}:{}}}", Value::from(key), item.get());
+    RawValue::from_string(text).unwrap_or_else(|_| null())
+}
+
+/// `{"KEY": [ITEM, ...]}` of items as the server sent them.
+pub(crate) fn listing(members: &[(&str, &[Box<RawValue>])]) -> Box<RawValue> {
+    let mut out = String::from("{");
+    for (i, (key, items)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(*key).to_string());
+        out.push(':');
+        out.push_str(raw(items).get());
+    }
+    out.push('}');
+    RawValue::from_string(out).unwrap_or_else(|_| null())
 }
 
 /// A tool result: text plainly, other content summarised, structured content as pretty JSON

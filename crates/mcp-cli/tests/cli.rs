@@ -149,7 +149,9 @@ fn json_call_prints_exactly_one_json_document() {
     let run = mcp(&["--json", "call", "demo", "echo", r#"{"text":"hi"}"#]);
     assert_eq!(run.code(), 0, "{run:?}");
     assert_eq!(run.stdout.trim().lines().count(), 1, "{run:?}");
-    let result = run.json();
+    let doc = run.json();
+    assert_eq!(doc["server"], "demo", "{run:?}");
+    let result = &doc["result"];
     assert_eq!(result["content"][0]["type"], "text");
     assert_eq!(result["content"][0]["text"], "hi");
 }
@@ -166,7 +168,7 @@ fn a_tool_error_prints_its_content_and_exits_2() {
     );
     let json = mcp(&["--json", "call", "demo", "fail", "{}"]);
     assert_eq!(json.code(), 2, "{json:?}");
-    assert_eq!(json.json()["isError"], true);
+    assert_eq!(json.json()["result"]["isError"], true);
 }
 
 #[test]
@@ -189,7 +191,8 @@ fn json_errors_are_one_document_on_stdout_too() {
     assert_eq!(run.code(), 1, "{run:?}");
     let doc = run.json();
     assert_eq!(doc["error"]["kind"], "rpc");
-    assert_eq!(doc["error"]["server"], "demo");
+    assert_eq!(doc["error"]["code"], -32602, "{run:?}");
+    assert_eq!(doc["server"], "demo");
 }
 
 #[test]
@@ -234,7 +237,8 @@ fn servers_shows_the_demo_connected_with_its_revision() {
         "{run:?}"
     );
     let json = mcp(&["--json", "servers"]).json();
-    let demo = &json["servers"][0];
+    assert_eq!(json["servers"][0]["server"], "demo");
+    let demo = &json["servers"][0]["result"];
     assert_eq!(demo["status"], "connected");
     assert_eq!(demo["transport"], "stdio");
     assert_eq!(demo["protocolVersion"], mcp_types::LATEST_PROTOCOL_VERSION);
@@ -278,8 +282,8 @@ fn servers_reports_good_servers_and_the_broken_ones_error_without_hanging() {
         .iter()
         .map(|s| {
             (
-                s["name"].as_str().unwrap_or(""),
-                s["status"].as_str().unwrap_or(""),
+                s["server"].as_str().unwrap_or(""),
+                s["result"]["status"].as_str().unwrap_or(""),
             )
         })
         .collect();
@@ -293,7 +297,7 @@ fn servers_reports_good_servers_and_the_broken_ones_error_without_hanging() {
             ("two", "connected")
         ]
     );
-    let broken = &json["servers"][1]["error"];
+    let broken = &json["servers"][1]["result"]["error"];
     assert_eq!(broken["kind"], "spawn", "{json}");
 }
 
@@ -359,8 +363,10 @@ fn shell_answers_each_line_and_reuses_one_connection() {
         .collect();
     assert_eq!(answers.len(), 8, "one line per command: {run:?}");
     assert_eq!(answers[0]["ok"], true);
+    assert_eq!(answers[0]["server"], "demo");
     assert_eq!(answers[0]["result"]["content"][0]["text"], "one two");
-    assert_eq!(answers[1]["result"]["ok"], true);
+    assert_eq!(answers[1]["ok"], true);
+    assert_eq!(answers[1]["result"], serde_json::json!({}));
     assert!(
         answers[2]["result"]["tools"]
             .as_array()
@@ -369,7 +375,7 @@ fn shell_answers_each_line_and_reuses_one_connection() {
     assert_eq!(answers[3]["ok"], false);
     assert_eq!(answers[3]["error"]["kind"], "usage");
     assert_eq!(answers[4]["result"]["contents"][0]["text"], "Hello, world!");
-    assert_eq!(answers[5], serde_json::json!({"ok": true, "result": null}));
+    assert_eq!(answers[5], serde_json::json!({"ok": true}));
     assert_eq!(answers[6]["ok"], true, "a tool error is a result");
     assert_eq!(answers[6]["result"]["isError"], true);
     let log_text = answers[7]["result"]["content"][0]["text"]
@@ -438,7 +444,7 @@ fn resources_and_prompts_are_listed() {
     );
     let prompts = mcp(&["--json", "prompts", "demo"]);
     assert_eq!(prompts.code(), 0, "{prompts:?}");
-    assert_eq!(prompts.json()["prompts"][0]["name"], "greet");
+    assert_eq!(prompts.json()["result"]["prompts"][0]["name"], "greet");
 }
 
 #[test]
@@ -455,7 +461,9 @@ fn prompt_renders_the_messages() {
 fn ping_answers() {
     let run = mcp(&["--json", "ping", "demo"]);
     assert_eq!(run.code(), 0, "{run:?}");
-    assert_eq!(run.json()["ok"], true);
+    assert_eq!(run.json()["server"], "demo", "{run:?}");
+    assert_eq!(run.json()["result"], serde_json::json!({}), "{run:?}");
+    assert!(run.json()["elapsedMs"].is_u64(), "{run:?}");
 }
 
 #[test]
@@ -608,13 +616,13 @@ fn config_variables_are_expanded_from_the_environment_when_connecting() {
         &[("MCP_CLI_TEST_NAME", "from-env")],
     );
     assert_eq!(
-        with.json()["servers"][0]["server"]["name"],
+        with.json()["servers"][0]["result"]["serverInfo"]["name"],
         "from-env",
         "{with:?}"
     );
     let without = mcp_in(dir.path(), &["--json", "servers"], "");
     assert_eq!(
-        without.json()["servers"][0]["server"]["name"],
+        without.json()["servers"][0]["result"]["serverInfo"]["name"],
         "fallback-name",
         "{without:?}"
     );
@@ -730,7 +738,7 @@ fn url_ad_hoc_server_over_streamable_http() {
         "servers",
     ]);
     assert_eq!(
-        servers.json()["servers"][0]["transport"],
+        servers.json()["servers"][0]["result"]["transport"],
         "http",
         "{servers:?}"
     );
@@ -767,7 +775,7 @@ fn shell_reconnects_after_the_server_died() {
         .collect();
     assert_eq!(answers.len(), 2, "{run:?}");
     assert_eq!(answers[0]["ok"], false);
-    assert_eq!(answers[0]["error"]["server"], "demo");
+    assert_eq!(answers[0]["server"], "demo");
     assert_eq!(
         answers[1]["result"]["content"][0]["text"], "back",
         "{run:?}"
@@ -792,13 +800,17 @@ fn url_ad_hoc_server_over_legacy_sse_and_auto_detection() {
     let auto = mcp(&["--url", &server.url, "--json", "servers"]);
     assert_eq!(auto.code(), 0, "{auto:?}");
     assert_eq!(
-        auto.json()["servers"][0]["transport"],
+        auto.json()["servers"][0]["result"]["transport"],
         "sse",
         "auto falls back to legacy SSE: {auto:?}"
     );
     let http = HttpServer::start();
     let auto = mcp(&["--url", &http.url, "--json", "servers"]);
-    assert_eq!(auto.json()["servers"][0]["transport"], "http", "{auto:?}");
+    assert_eq!(
+        auto.json()["servers"][0]["result"]["transport"],
+        "http",
+        "{auto:?}"
+    );
 }
 
 #[test]
@@ -876,7 +888,7 @@ fn stdio_command_lines_are_used_as_written_without_variable_expansion() {
     );
     assert_eq!(run.code(), 0, "{run:?}");
     assert_eq!(
-        run.json()["servers"][0]["server"]["name"],
+        run.json()["servers"][0]["result"]["serverInfo"]["name"],
         "${MCP_CLI_TEST_NAME}-${MCP_CLI_TEST_UNSET:-d}",
         "{run:?}"
     );
@@ -895,7 +907,7 @@ fn shell_reconnects_for_every_kind_of_command_after_the_server_died() {
         .collect();
     assert_eq!(answers.len(), 5, "{run:?}");
     assert_eq!(answers[0]["ok"], false, "{run:?}");
-    assert_eq!(answers[1]["result"]["ok"], true, "{run:?}");
+    assert_eq!(answers[1]["ok"], true, "{run:?}");
     assert_eq!(answers[2]["ok"], false, "{run:?}");
     assert!(
         answers[3]["result"]["tools"]
@@ -919,14 +931,17 @@ fn servers_connects_every_server_and_reports_each_in_json() {
     let run = mcp_in(dir.path(), &["--json", "servers"], "");
     assert_eq!(run.code(), 1, "{run:?}");
     let servers = run.json()["servers"].clone();
-    let status = |i: usize| servers[i]["status"].as_str().map(str::to_owned);
-    assert_eq!(servers[0]["name"], "a", "{run:?}");
+    let status = |i: usize| servers[i]["result"]["status"].as_str().map(str::to_owned);
+    assert_eq!(servers[0]["server"], "a", "{run:?}");
     assert_eq!(status(0).as_deref(), Some("connected"), "{run:?}");
     assert_eq!(status(1).as_deref(), Some("connected"), "{run:?}");
     assert!(
-        servers[0]["tools"].as_u64().is_some_and(|n| n > 0),
+        servers[0]["result"]["tools"]
+            .as_u64()
+            .is_some_and(|n| n > 0),
         "{run:?}"
     );
     assert_eq!(status(2).as_deref(), Some("error"), "{run:?}");
-    assert_eq!(servers[2]["error"]["server"], "c", "{run:?}");
+    assert_eq!(servers[2]["server"], "c", "{run:?}");
+    assert_eq!(servers[2]["result"]["error"]["kind"], "spawn", "{run:?}");
 }

@@ -122,7 +122,7 @@ fn call_on_a_task_tool_shows_its_states_then_the_result() {
 fn a_failed_task_exits_2_with_its_error() {
     let run = mcp(&["--json", "call", "demo", "task_fail"]);
     assert_eq!(run.code(), 2, "{run:?}");
-    assert_eq!(run.json()["isError"], true, "{run:?}");
+    assert_eq!(run.json()["result"]["isError"], true, "{run:?}");
     assert!(
         run.stderr
             .contains("mcp: task task-1: failed: the task failed on purpose"),
@@ -136,7 +136,11 @@ fn tasks_and_task_on_a_fresh_connection() {
     // and an id from another run is unknown. The commands still speak to the server.
     let run = mcp(&["--json", "tasks", "demo"]);
     assert_eq!(run.code(), 0, "{run:?}");
-    assert_eq!(run.json()["tasks"], serde_json::json!([]), "{run:?}");
+    assert_eq!(
+        run.json()["result"]["tasks"],
+        serde_json::json!([]),
+        "{run:?}"
+    );
     for args in [
         &["task", "demo", "task-1"][..],
         &["task", "demo", "task-1", "--cancel"][..],
@@ -159,7 +163,11 @@ fn skills_lists_every_skill_of_the_demo_server() {
     );
     let run = mcp(&["--json", "skills", "demo"]);
     assert_eq!(run.code(), 0, "{run:?}");
-    assert_eq!(run.json()["skills"].as_array().unwrap().len(), 3, "{run:?}");
+    assert_eq!(
+        run.json()["result"]["skills"].as_array().unwrap().len(),
+        3,
+        "{run:?}"
+    );
 }
 
 #[test]

@@ -387,12 +387,19 @@ impl Client {
 
     /// `resources/read`.
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, Error> {
-        self.request(
-            methods::RESOURCES_READ,
-            &ReadResourceRequestParams::new(uri),
-            RequestOptions::new(),
-        )
-        .await
+        self.read_resource_with(uri, RequestOptions::new()).await
+    }
+
+    /// `resources/read` with per-call options (timeout, cancellation, progress, the raw
+    /// result).
+    pub async fn read_resource_with(
+        &self,
+        uri: &str,
+        options: RequestOptions,
+    ) -> Result<ReadResourceResult, Error> {
+        let params = ReadResourceRequestParams::new(uri);
+        self.request(methods::RESOURCES_READ, &params, options)
+            .await
     }
 
     /// `resources/subscribe` (needs the server's `resources.subscribe`).
@@ -437,13 +444,31 @@ impl Client {
         &self,
         params: GetPromptRequestParams,
     ) -> Result<GetPromptResult, Error> {
-        self.request(methods::PROMPTS_GET, &params, RequestOptions::new())
-            .await
+        self.get_prompt_with(params, RequestOptions::new()).await
+    }
+
+    /// `prompts/get` with per-call options (timeout, cancellation, progress, the raw
+    /// result).
+    pub async fn get_prompt_with(
+        &self,
+        params: GetPromptRequestParams,
+        options: RequestOptions,
+    ) -> Result<GetPromptResult, Error> {
+        self.request(methods::PROMPTS_GET, &params, options).await
     }
 
     /// `completion/complete` (needs the server's `completions`).
     pub async fn complete(&self, params: CompleteRequestParams) -> Result<CompleteResult, Error> {
-        self.request(methods::COMPLETION_COMPLETE, &params, RequestOptions::new())
+        self.complete_with(params, RequestOptions::new()).await
+    }
+
+    /// `completion/complete` with per-call options (timeout, cancellation, the raw result).
+    pub async fn complete_with(
+        &self,
+        params: CompleteRequestParams,
+        options: RequestOptions,
+    ) -> Result<CompleteResult, Error> {
+        self.request(methods::COMPLETION_COMPLETE, &params, options)
             .await
     }
 
@@ -475,6 +500,36 @@ impl Client {
             .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
         self.request_raw(method, params, RequestOptions::new())
             .await
+    }
+
+    /// Every item of the listing `method` (`"tools/list"`, `"prompts/list"`,
+    /// `"resources/list"`, `"resources/templates/list"`), each as the server sent it (the
+    /// member `key` of each page: `"tools"`, `"prompts"`, `"resources"`,
+    /// `"resourceTemplates"`), following `nextCursor` within the same bounds as the
+    /// `list_all_*` methods. For a program that passes the server's JSON on unchanged (key
+    /// order, number spelling); the typed `list_all_*` methods are what most callers want.
+    /// Unlike [`list_all_tools`](Self::list_all_tools), this does not learn the tools'
+    /// output schemas.
+    pub async fn list_all_raw(
+        &self,
+        method: &str,
+        key: &str,
+    ) -> Result<Vec<Box<serde_json::value::RawValue>>, Error> {
+        let max_bytes = self.inner.dispatcher.options().max_listing_bytes;
+        pages::collect(method, max_bytes, |cursor| async {
+            let raw = self.paged_raw(method, cursor).await?;
+            let (items, next_cursor) =
+                pages::raw_page(raw.get(), key).map_err(|source| Error::InvalidResult {
+                    method: method.to_owned(),
+                    source,
+                })?;
+            Ok(Page {
+                items,
+                next_cursor,
+                bytes: raw.get().len(),
+            })
+        })
+        .await
     }
 
     /// Every item of the listing `method`, within the bounds of [`pages::collect`]: the

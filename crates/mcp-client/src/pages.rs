@@ -7,10 +7,11 @@
 //! - the bytes received (page results and cursors) pass the configured bound,
 //! - the page count passes [`MAX_PAGES`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 
 use mcp_jsonrpc::{Error, PaginationAbort};
+use serde_json::value::RawValue;
 
 /// The most pages a `list_all_*` call follows, whatever their size.
 pub(crate) const MAX_PAGES: usize = 10_000;
@@ -64,6 +65,29 @@ where
         cursor = Some(next);
     }
     Err(abort(PaginationAbort::TooManyPages { limit: MAX_PAGES }))
+}
+
+/// One page of a listing as the server sent it: the items under `key`, each its own JSON
+/// text, and `nextCursor`.
+pub(crate) fn raw_page(
+    page: &str,
+    key: &str,
+) -> Result<(Vec<Box<RawValue>>, Option<String>), serde_json::Error> {
+    // `flatten` cannot hold raw values, so the page is taken apart member by member.
+    let mut members: HashMap<String, Box<RawValue>> = serde_json::from_str(page)?;
+    let items = match members.remove(key) {
+        Some(items) => serde_json::from_str(items.get())?,
+        None => {
+            return Err(serde::de::Error::custom(format_args!(
+                "missing field `{key}`"
+            )));
+        }
+    };
+    let next_cursor = match members.remove("nextCursor") {
+        Some(cursor) => serde_json::from_str(cursor.get())?,
+        None => None,
+    };
+    Ok((items, next_cursor))
 }
 
 #[cfg(test)]
@@ -164,5 +188,21 @@ mod tests {
             ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn raw_pages_keep_each_item_as_it_was_sent() {
+        let (items, next) = raw_page(
+            r#"{"tools":[{"b":1, "a":1.0},{"name":"x"}],"nextCursor":"c2"}"#,
+            "tools",
+        )
+        .unwrap();
+        let texts: Vec<&str> = items.iter().map(|i| i.get()).collect();
+        assert_eq!(texts, [r#"{"b":1, "a":1.0}"#, r#"{"name":"x"}"#]);
+        assert_eq!(next.as_deref(), Some("c2"));
+        let (_, none) = raw_page(r#"{"tools":[]}"#, "tools").unwrap();
+        assert_eq!(none, None);
+        assert!(raw_page(r#"{"prompts":[]}"#, "tools").is_err());
+        assert!(raw_page(r#"{"tools":{}}"#, "tools").is_err());
     }
 }

@@ -44,7 +44,8 @@ pub use core::{Incoming, RpcCore, encode_reply};
 pub use error::{Error, Result};
 pub use ids::{IdAllocator, IdFormat};
 pub use options::{
-    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RequestOptions, effective_timeout, resolve_timeout,
+    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestOptions, effective_timeout,
+    resolve_timeout,
 };
 pub use pagination::PaginationAbort;
 pub use pending::PendingRequests;

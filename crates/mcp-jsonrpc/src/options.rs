@@ -1,10 +1,10 @@
 //! Per-request options and timeout resolution.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_types::ProgressNotificationParams;
+use mcp_types::{ProgressNotificationParams, RawResult};
 
 use crate::CancelToken;
 
@@ -39,6 +39,8 @@ pub struct RequestOptions {
     /// When set, each progress notification restarts the timeout, but the whole call never
     /// runs longer than this hard maximum.
     pub reset_timeout_on_progress: Option<Duration>,
+    /// When set, receives the result as the server sent it.
+    pub raw_result: Option<RawResultSlot>,
 }
 
 impl RequestOptions {
@@ -77,6 +79,55 @@ impl RequestOptions {
         self.reset_timeout_on_progress = Some(max_total);
         self
     }
+
+    /// Keep the result of this call, as the server sent it, in `slot` (besides returning
+    /// it decoded): for a program that passes the server's JSON on unchanged. When one call
+    /// of the client takes several requests (a task, a multi round-trip request), the slot
+    /// holds the last result.
+    #[must_use]
+    pub fn with_raw_result(mut self, slot: RawResultSlot) -> Self {
+        self.raw_result = Some(slot);
+        self
+    }
+}
+
+/// Where [`RequestOptions::with_raw_result`] puts a result as the server sent it. Clones
+/// share the slot.
+///
+/// ```
+/// use mcp_jsonrpc::{RawResultSlot, RequestOptions};
+/// let slot = RawResultSlot::new();
+/// let options = RequestOptions::new().with_raw_result(slot.clone());
+/// # drop(options);
+/// // ... make the call with `options`, then:
+/// assert!(slot.take().is_none(), "nothing received yet");
+/// ```
+#[derive(Clone, Default)]
+pub struct RawResultSlot(Arc<Mutex<Option<RawResult>>>);
+
+impl RawResultSlot {
+    /// An empty slot.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keep `result`, replacing what the slot held.
+    pub fn put(&self, result: RawResult) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
+    }
+
+    /// The result received last, leaving the slot empty.
+    pub fn take(&self) -> Option<RawResult> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+impl fmt::Debug for RawResultSlot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Results may hold anything a server sends: only whether one is there.
+        let full = self.0.lock().map(|r| r.is_some()).unwrap_or(false);
+        f.debug_tuple("RawResultSlot").field(&full).finish()
+    }
 }
 
 impl fmt::Debug for RequestOptions {
@@ -86,6 +137,7 @@ impl fmt::Debug for RequestOptions {
             .field("cancel", &self.cancel.is_some())
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("raw_result", &self.raw_result.is_some())
             .finish()
     }
 }

@@ -1,6 +1,6 @@
 //! `call [SERVER] TOOL [ARGS]...`.
 
-use mcp_client::RequestOptions;
+use mcp_client::{RawResultSlot, RequestOptions};
 use mcp_manager::ManagerError;
 use mcp_types::CallToolRequestParams;
 use serde_json::{Map, Value};
@@ -83,7 +83,9 @@ pub(crate) async fn call(
         return super::tasks::call(ctx, connection, tool, arguments).await;
     }
     // `--timeout` reaches this call through the client's request timeout (see servers.rs).
-    let options = with_progress_extension(ctx, &connection.name);
+    // The result is also kept as it came, for `--json`.
+    let sent = RawResultSlot::new();
+    let options = with_progress_extension(ctx, &connection.name).with_raw_result(sent.clone());
     let manager = ctx.servers.manager();
     let listed = manager
         .tools()
@@ -117,7 +119,10 @@ pub(crate) async fn call(
     };
     ctx.progress.finish();
     let result = result?;
-    let outcome = Outcome::new(output::json(&result), output::call_result(&result));
+    let json = sent
+        .take()
+        .map_or_else(|| output::raw(&result), |raw| output::received(&raw));
+    let outcome = Outcome::server(&connection.name, json, output::call_result(&result));
     if result.is_error() {
         let problem = CliError::ToolError {
             server: connection.name.clone(),

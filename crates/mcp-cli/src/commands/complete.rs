@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use mcp_client::{RawResultSlot, RequestOptions};
 use mcp_types::{CompleteRequestParams, CompletionArgument, CompletionReference};
-use serde_json::json;
 
 use super::{Context, Report};
 use crate::error::CliError;
@@ -50,9 +50,10 @@ pub(crate) async fn run(
         params = params.with_context(chosen);
     }
     super::one(ctx, &server, async |connection| {
+        let sent = RawResultSlot::new();
         let result = connection
             .client
-            .complete(params)
+            .complete_with(params, RequestOptions::new().with_raw_result(sent.clone()))
             .await
             .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
         let mut text: String = result
@@ -64,9 +65,10 @@ pub(crate) async fn run(
         if result.completion.has_more == Some(true) {
             text.push_str("(more values exist: type more of the value)\n");
         }
-        let json =
-            json!({"server": connection.name, "completion": output::json(&result.completion)});
-        Ok(Outcome::new(json, text).into())
+        let json = sent
+            .take()
+            .map_or_else(|| output::raw(&result), |raw| output::received(&raw));
+        Ok(Outcome::server(&connection.name, json, text).into())
     })
     .await
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{GlobalArgs, TransportArg};
 use crate::config_edit::{self, EditError};
 use crate::error::CliError;
-use crate::output::Outcome;
+use crate::output::{self, Outcome};
 
 /// Larger config files are refused rather than edited.
 const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
@@ -27,9 +27,10 @@ pub(crate) fn remove(global: &GlobalArgs, name: &str) -> ExitCode {
         let edited =
             config_edit::remove_server(&text, name).map_err(|e| problem(&path, name, e))?;
         write(&path, &edited)?;
-        let json = json!({"server": name, "file": path.display().to_string(), "removed": true});
-        Ok(Outcome::new(
-            json,
+        let json = json!({"file": path.display().to_string(), "removed": true});
+        Ok(Outcome::server(
+            name,
+            output::raw(&json),
             format!("removed \"{name}\" from {}\n", path.display()),
         ))
     })();
@@ -88,9 +89,10 @@ fn add_entry(global: &GlobalArgs, name: &str, command: &[String]) -> Result<Outc
     let edited =
         config_edit::add_server(&text, name, &entry).map_err(|e| problem(&path, name, e))?;
     write(&path, &edited)?;
-    let json = json!({"server": name, "file": path.display().to_string(), "added": entry});
-    Ok(Outcome::new(
-        json,
+    let json = json!({"file": path.display().to_string(), "added": entry});
+    Ok(Outcome::server(
+        name,
+        output::raw(&json),
         format!("added \"{name}\" to {}\n", path.display()),
     ))
 }
@@ -167,7 +169,7 @@ fn finish(json: bool, result: Result<Outcome, CliError>) -> ExitCode {
     match result {
         Ok(outcome) => {
             if json {
-                super::stdout_line(&outcome.json.to_string());
+                super::stdout_line(&outcome.json.render(None));
             } else {
                 super::print_text(&outcome.text);
             }

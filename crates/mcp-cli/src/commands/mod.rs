@@ -5,6 +5,7 @@ pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
 pub(crate) mod edit;
+pub(crate) mod listing;
 pub(crate) mod ping;
 pub(crate) mod prompts;
 pub(crate) mod resources;
@@ -184,7 +185,7 @@ pub(crate) async fn one(
 
 fn print_report(json: bool, report: Report) -> ExitCode {
     if json {
-        stdout_line(&report.outcome.json.to_string());
+        stdout_line(&report.outcome.json.render(None));
     } else {
         print_text(&report.outcome.text);
     }
@@ -198,7 +199,7 @@ fn print_report(json: bool, report: Report) -> ExitCode {
 /// exactly one document there.
 pub(crate) fn print_error(json: bool, e: &CliError) -> ExitCode {
     if json {
-        stdout_line(&serde_json::json!({"error": e.to_json()}).to_string());
+        stdout_line(&e.document(None));
     }
     stderr_line(&format!("mcp: {}", e.one_line()));
     exit(e.exit_code().max(EXIT_FAILURE))

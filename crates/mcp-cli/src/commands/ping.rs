@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::Report;
 use crate::error::CliError;
-use crate::output::Outcome;
+use crate::output::{self, Entry, Outcome};
 use crate::servers::Connection;
 
 /// Ping and report the round trip.
@@ -16,6 +16,9 @@ pub(crate) async fn ping(connection: &Connection) -> Result<Report, CliError> {
         .await
         .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
     let ms = started.elapsed().as_millis();
-    let json = serde_json::json!({"server": connection.name, "ok": true, "ms": ms});
-    Ok(Outcome::new(json, format!("{}: ok ({ms} ms)\n", connection.name)).into())
+    let text = format!("{}: ok ({ms} ms)\n", connection.name);
+    // The server's answer is an empty result (`ping` has nothing else to say).
+    let entry = Entry::result(&connection.name, output::raw(&serde_json::json!({})))
+        .with_elapsed_ms(u64::try_from(ms).unwrap_or(u64::MAX));
+    Ok(Outcome::entry(entry, text).into())
 }

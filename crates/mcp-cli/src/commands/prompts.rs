@@ -2,9 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use mcp_types::GetPromptRequestParams;
+use mcp_client::{RawResultSlot, RequestOptions};
+use mcp_types::{GetPromptRequestParams, Prompt, methods};
 
-use super::{Context, Report};
+use super::{Context, Report, listing};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
 use crate::servers::Connection;
@@ -25,13 +26,11 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
 
 /// Every prompt.
 pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
-    let prompts = connection
-        .client
-        .list_all_prompts()
-        .await
-        .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
-    let json = serde_json::json!({"server": connection.name, "prompts": output::json(&prompts)});
-    Ok(Outcome::new(json, output::prompts(&prompts)).into())
+    let (prompts, sent) = listing::split(
+        listing::fetch::<Prompt>(connection, methods::PROMPTS_LIST, "prompts").await?,
+    );
+    let json = output::listing(&[("prompts", &sent)]);
+    Ok(Outcome::server(&connection.name, json, output::prompts(&prompts)).into())
 }
 
 /// `prompts/get`.
@@ -44,10 +43,14 @@ pub(crate) async fn get(
     if !arguments.is_empty() {
         params = params.with_arguments(arguments);
     }
+    let sent = RawResultSlot::new();
     let result = connection
         .client
-        .get_prompt(params)
+        .get_prompt_with(params, RequestOptions::new().with_raw_result(sent.clone()))
         .await
         .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
-    Ok(Outcome::new(output::json(&result), output::prompt_result(&result)).into())
+    let json = sent
+        .take()
+        .map_or_else(|| output::raw(&result), |raw| output::received(&raw));
+    Ok(Outcome::server(&connection.name, json, output::prompt_result(&result)).into())
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::{Context, Report};
 use crate::error::{CliError, EXIT_FAILURE, one_line};
-use crate::output::{self, Outcome};
+use crate::output::{self, Entry, Outcome};
 use crate::servers::Connection;
 
 /// The skills of one connection (none when it does not declare the extension).
@@ -51,8 +51,8 @@ fn table(skills: &[SkillEntry], indent: &str) -> String {
 /// `skills SERVER`.
 pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let skills = fetch(connection).await?;
-    let json = json!({"server": connection.name, "skills": output::json(&skills)});
-    Ok(Outcome::new(json, table(&skills, "")).into())
+    let json = output::raw(&json!({"skills": output::json(&skills)}));
+    Ok(Outcome::server(&connection.name, json, table(&skills, "")).into())
 }
 
 /// `skills`: every enabled server's skills, grouped by server; a server that fails is
@@ -68,9 +68,9 @@ pub(crate) async fn all(ctx: &Context) -> Report {
         }
     }
     let mut text = String::new();
-    let mut entries: Vec<Value> = problems
+    let mut entries: Vec<Entry> = problems
         .iter()
-        .map(|e| json!({"server": e.server(), "error": e.to_json()}))
+        .map(|e| Entry::error(e.server().unwrap_or_default(), e))
         .collect();
     let connections = ctx.servers.connect_all(&names).await;
     for (name, connection) in names.iter().zip(connections) {
@@ -82,17 +82,18 @@ pub(crate) async fn all(ctx: &Context) -> Report {
             Ok(skills) => {
                 let _ = writeln!(text, "{name}:");
                 text.push_str(&table(&skills, "  "));
-                entries.push(json!({"server": name, "skills": output::json(&skills)}));
+                let json = output::raw(&json!({"skills": output::json(&skills)}));
+                entries.push(Entry::result(name, json));
             }
             Err(e) => {
-                entries.push(json!({"server": name, "error": e.to_json()}));
+                entries.push(Entry::error(name, &e));
                 problems.push(e);
             }
         }
     }
     let exit = if problems.is_empty() { 0 } else { EXIT_FAILURE };
     Report {
-        outcome: Outcome::new(json!({"servers": entries}), text),
+        outcome: Outcome::servers(entries, text),
         problems,
         exit,
     }
@@ -124,7 +125,6 @@ pub(crate) async fn skill(
         .map(|f| json!({"path": f.path, "uri": f.uri, "size": f.bytes.len(), "mimeType": f.mime_type}))
         .collect();
     let mut json = json!({
-        "server": connection.name,
         "skill": output::json(&skill.entry),
         "instructions": skill.instructions,
         "files": files,
@@ -142,7 +142,7 @@ pub(crate) async fn skill(
         }
         None => describe(&skill),
     };
-    Ok(Outcome::new(json, text).into())
+    Ok(Outcome::server(&connection.name, output::raw(&json), text).into())
 }
 
 /// SKILL.md as served (control characters other than newlines and tabs dropped, so it

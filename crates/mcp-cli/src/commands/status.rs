@@ -1,10 +1,10 @@
 //! `servers`: connect to every server at once and report what each one is.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Context, Report};
 use crate::error::{CliError, EXIT_FAILURE};
-use crate::output::Outcome;
+use crate::output::{self, Entry, Outcome};
 use crate::servers::Connection;
 
 /// What one server turned out to be.
@@ -55,13 +55,21 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
         let (line, entry) = match status {
             Status::Disabled => (
                 "disabled".to_owned(),
-                json!({"name": name, "transport": transport, "status": "disabled"}),
+                Entry::result(
+                    name,
+                    output::raw(&json!({"transport": transport, "status": "disabled"})),
+                ),
             ),
             Status::Failed(e) => {
                 failed = true;
                 (
                     format!("error: {}", e.one_line()),
-                    json!({"name": name, "transport": transport, "status": "error", "error": e.to_json()}),
+                    Entry::result(
+                        name,
+                        output::raw(
+                            &json!({"transport": transport, "status": "error", "error": e.to_json()}),
+                        ),
+                    ),
                 )
             }
             Status::Connected(c) => {
@@ -76,22 +84,21 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
                     count(c.prompts)
                 );
                 let entry = json!({
-                    "name": name,
                     "transport": c.transport,
                     "status": "connected",
-                    "server": {"name": c.server_name, "version": c.server_version},
+                    "serverInfo": {"name": c.server_name, "version": c.server_version},
                     "protocolVersion": c.protocol_version,
                     "tools": c.tools,
                     "resources": c.resources,
                     "prompts": c.prompts,
                 });
-                (line, entry)
+                (line, Entry::result(name, output::raw(&entry)))
             }
         };
         text.push_str(&format!("{name:<width$}  {transport:<5}  {line}\n"));
         entries.push(entry);
     }
-    let outcome = Outcome::new(json!({"servers": Value::Array(entries)}), text);
+    let outcome = Outcome::servers(entries, text);
     Report {
         outcome,
         problems: Vec::new(),

@@ -63,8 +63,9 @@ pub(crate) async fn task(
             .cancel_task(id)
             .await
             .map_err(|e| client_error(connection, e))?;
-        let json = json!({"server": connection.name, "task": output::json(&task)});
-        return Ok(Outcome::new(json, format!("{}\n", task_line(&task))).into());
+        let json = output::raw(&json!({"task": output::json(&task)}));
+        let text = format!("{}\n", task_line(&task));
+        return Ok(Outcome::server(&connection.name, json, text).into());
     }
     let handle = connection
         .client
@@ -87,8 +88,8 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
     for task in &tasks {
         let _ = writeln!(text, "{}", task_line(task));
     }
-    let json = json!({"server": connection.name, "tasks": output::json(&tasks)});
-    Ok(Outcome::new(json, text).into())
+    let json = output::raw(&json!({"tasks": output::json(&tasks)}));
+    Ok(Outcome::server(&connection.name, json, text).into())
 }
 
 /// Show each state until the task ends (or needs input, when `tasks/result` takes over),
@@ -157,7 +158,11 @@ fn status_name(status: TaskStatus) -> &'static str {
 
 /// The result as `call` prints it; `isError: true` exits with status 2.
 fn result_report(connection: &Connection, tool: &str, result: &CallToolResult) -> Report {
-    let outcome = Outcome::new(output::json(result), output::call_result(result));
+    let outcome = Outcome::server(
+        &connection.name,
+        output::raw(result),
+        output::call_result(result),
+    );
     if result.is_error() {
         return Report {
             outcome,

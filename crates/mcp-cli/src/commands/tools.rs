@@ -2,12 +2,12 @@
 
 use std::fmt::Write as _;
 
-use mcp_types::Tool;
-use serde_json::{Value, json};
+use mcp_types::{Tool, methods};
 
+use super::listing::{self, AsSent, split};
 use super::{Context, Report};
 use crate::error::{CliError, EXIT_FAILURE};
-use crate::output::{self, Outcome};
+use crate::output::{self, Entry, Outcome};
 use crate::servers::Connection;
 
 /// The tools of one connection that its configuration allows.
@@ -39,24 +39,36 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
 
 /// `tools SERVER TOOL`: one tool's arguments, output schema and annotations.
 pub(crate) async fn detail(connection: &Connection, name: &str) -> Result<Report, CliError> {
-    let tools = fetch(connection).await?;
-    let Some(tool) = tools.iter().find(|t| t.name == name) else {
-        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    let tools = fetch_as_sent(connection).await?;
+    let Some((tool, raw)) = tools.iter().find(|(t, _)| t.name == name) else {
+        let names: Vec<&str> = tools.iter().map(|(t, _)| t.name.as_str()).collect();
         return Err(CliError::UnknownTool {
             server: connection.name.clone(),
             tool: name.to_owned(),
             known: names.join(", "),
         });
     };
-    let json = json!({"server": connection.name, "tool": output::json(tool)});
-    Ok(Outcome::new(json, output::tool_detail(tool)).into())
+    let result = output::listing_one("tool", raw);
+    Ok(Outcome::server(&connection.name, result, output::tool_detail(tool)).into())
 }
 
 /// `tools SERVER`.
 pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
-    let tools = fetch(connection).await?;
-    let json = json!({"server": connection.name, "tools": output::json(&tools)});
-    Ok(Outcome::new(json, output::tools(&tools, "")).into())
+    let tools = fetch_as_sent(connection).await?;
+    let (typed, raw) = split(tools);
+    let result = output::listing(&[("tools", &raw)]);
+    Ok(Outcome::server(&connection.name, result, output::tools(&typed, "")).into())
+}
+
+/// The tools of one connection that its configuration allows, each also as the server sent
+/// it.
+async fn fetch_as_sent(connection: &Connection) -> Result<AsSent<Tool>, CliError> {
+    if connection.client.server_capabilities().tools.is_none() {
+        return Ok(Vec::new());
+    }
+    let mut tools = listing::fetch::<Tool>(connection, methods::TOOLS_LIST, "tools").await?;
+    tools.retain(|(tool, _)| connection.tool_filter.allows(&tool.name));
+    Ok(tools)
 }
 
 /// `tools`: every enabled server's tools, grouped by server, connecting all at once. A
@@ -74,32 +86,33 @@ pub(crate) async fn all(ctx: &Context) -> Report {
     let mut results = Vec::with_capacity(names.len());
     for connection in ctx.servers.connect_all(&names).await {
         results.push(match connection {
-            Ok(connection) => fetch(&connection).await,
+            Ok(connection) => fetch_as_sent(&connection).await,
             Err(e) => Err(e),
         });
     }
 
     let mut text = String::new();
-    let mut entries: Vec<Value> = problems
+    let mut entries: Vec<Entry> = problems
         .iter()
-        .map(|e| json!({"server": e.server(), "error": e.to_json()}))
+        .map(|e| Entry::error(e.server().unwrap_or_default(), e))
         .collect();
     for (name, result) in names.iter().zip(results) {
         match result {
             Ok(tools) => {
+                let (typed, raw) = split(tools);
                 let _ = writeln!(text, "{name}:");
-                text.push_str(&output::tools(&tools, "  "));
-                entries.push(json!({"server": name, "tools": output::json(&tools)}));
+                text.push_str(&output::tools(&typed, "  "));
+                entries.push(Entry::result(name, output::listing(&[("tools", &raw)])));
             }
             Err(e) => {
-                entries.push(json!({"server": name, "error": e.to_json()}));
+                entries.push(Entry::error(name, &e));
                 problems.push(e);
             }
         }
     }
     let exit = if problems.is_empty() { 0 } else { EXIT_FAILURE };
     Report {
-        outcome: Outcome::new(json!({"servers": entries}), text),
+        outcome: Outcome::servers(entries, text),
         problems,
         exit,
     }

@@ -1,14 +1,14 @@
 //! `watch [SERVER] URI`: subscribe to a resource and print it each time the server says it
 //! changed (`notifications/resources/updated`), until interrupted or the server goes away.
 
+use mcp_client::{RawResultSlot, RequestOptions};
 use mcp_types::ResourceUpdatedNotificationParams;
 use mcp_types::methods::RESOURCES_UPDATED;
-use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{Context, Report};
 use crate::error::CliError;
-use crate::output;
+use crate::output::{self, Entry, Json};
 
 /// Runs until interrupted (the caller's signal handling ends it) or an error.
 pub(crate) async fn run(
@@ -58,11 +58,18 @@ pub(crate) async fn run(
         if update.uri != uri {
             continue;
         }
-        let contents = client.read_resource(uri).await.map_err(fail)?;
+        let sent = RawResultSlot::new();
+        let contents = client
+            .read_resource_with(uri, RequestOptions::new().with_raw_result(sent.clone()))
+            .await
+            .map_err(fail)?;
         if json {
-            let line =
-                json!({"server": connection.name, "uri": uri, "result": output::json(&contents)});
-            crate::commands::stdout_line(&line.to_string());
+            // One document per update, as `read` prints it.
+            let result = sent
+                .take()
+                .map_or_else(|| output::raw(&contents), |raw| output::received(&raw));
+            let line = Json::Server(Entry::result(&connection.name, result)).render(None);
+            crate::commands::stdout_line(&line);
         } else {
             crate::commands::print_text(&format!(
                 "updated {uri}\n{}",

@@ -15,7 +15,6 @@ mod words;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt as _;
 
 use crate::commands::{self, Context, Report, call, ping, prompts, resources, tools};
@@ -190,12 +189,8 @@ impl Input {
 
 fn answer(json: bool, result: Result<Report, CliError>) {
     match (json, result) {
-        (true, Ok(report)) => {
-            commands::stdout_line(&json!({"ok": true, "result": report.outcome.json}).to_string())
-        }
-        (true, Err(e)) => {
-            commands::stdout_line(&json!({"ok": false, "error": e.to_json()}).to_string())
-        }
+        (true, Ok(report)) => commands::stdout_line(&report.outcome.json.render(Some(true))),
+        (true, Err(e)) => commands::stdout_line(&e.document(Some(false))),
         (false, Ok(report)) => {
             commands::print_text(&report.outcome.text);
             for problem in &report.problems {
@@ -211,12 +206,10 @@ async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliErro
         ShellCommand::Server(verb, words) => run_verb(ctx, verb, &words).await,
         ShellCommand::Sleep(duration) => {
             tokio::time::sleep(duration).await;
-            Ok(Outcome::new(Value::Null, String::new()).into())
+            Ok(Outcome::empty().into())
         }
         ShellCommand::Servers => Ok(commands::status::servers(ctx).await),
-        ShellCommand::Quit | ShellCommand::Help => {
-            Ok(Outcome::new(Value::Null, String::new()).into())
-        }
+        ShellCommand::Quit | ShellCommand::Help => Ok(Outcome::empty().into()),
     }
 }
 

@@ -45,7 +45,7 @@ fn key_value_arguments_are_coerced_by_the_input_schema() {
     // `add` takes numbers: `2` must arrive as a number, not the string "2".
     let add = demo(&["--json", "call", "add", "a=2", "b=3.5"], "");
     assert_eq!(add.code(), 0, "{add:?}");
-    assert_eq!(add.json()["content"][0]["text"], "5.5", "{add:?}");
+    assert_eq!(add.json()["result"]["content"][0]["text"], "5.5", "{add:?}");
     // `echo` takes a string: `42` stays the text "42".
     let echo = demo(&["call", "echo", "text=42"], "");
     assert_eq!(echo.stdout, "42\n", "{echo:?}");
@@ -107,7 +107,7 @@ fn one_tool_is_shown_in_full() {
 
     let json = demo(&["--json", "tools", "echo"], "");
     assert_eq!(json.json()["server"], "demo", "{json:?}");
-    assert_eq!(json.json()["tool"]["name"], "echo", "{json:?}");
+    assert_eq!(json.json()["result"]["tool"]["name"], "echo", "{json:?}");
 
     let missing = demo(&["tools", "demo", "nosuch"], "");
     assert_eq!(missing.code(), 1, "{missing:?}");

@@ -74,7 +74,7 @@ fn roots_are_declared_only_when_given_and_answered_as_file_uris() {
         "",
     );
     assert_eq!(with.code(), 0, "{with:?}");
-    let text = with.json()["content"][0]["text"]
+    let text = with.json()["result"]["content"][0]["text"]
         .as_str()
         .map(str::to_owned);
     let roots: serde_json::Value =

@@ -36,7 +36,11 @@ fn add_creates_or_extends_the_file_and_the_server_works() {
         "",
     );
     assert_eq!(web.code(), 0, "{web:?}");
-    assert_eq!(web.json()["added"]["headers"]["X-Key"], "k", "{web:?}");
+    assert_eq!(
+        web.json()["result"]["added"]["headers"]["X-Key"],
+        "k",
+        "{web:?}"
+    );
     let again = mcp_in(
         dir.path(),
         &["add", "web", "--url", "http://127.0.0.1:9/mcp"],

@@ -8,6 +8,7 @@ mod errors;
 mod headers;
 mod help;
 mod interaction;
+mod json_output;
 mod pty;
 mod requests;
 mod resources;

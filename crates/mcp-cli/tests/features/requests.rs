@@ -12,7 +12,9 @@ fn sessions(server: &HttpServer, dir: &std::path::Path) -> Vec<Vec<String>> {
         "",
     );
     assert_eq!(log.code(), 0, "{log:?}");
-    let text = log.json()["content"][0]["text"].as_str().map(str::to_owned);
+    let text = log.json()["result"]["content"][0]["text"]
+        .as_str()
+        .map(str::to_owned);
     let requests: Vec<Value> = serde_json::from_str(&text.expect("text")).expect("the log is JSON");
     let mut sessions = vec![Vec::new()];
     for request in requests {

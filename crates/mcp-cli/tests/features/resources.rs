@@ -15,7 +15,7 @@ fn templates_are_listed_on_their_own() {
     assert!(run.stdout.starts_with("test://items/{id}  "), "{run:?}");
     let json = mcp_in(dir.path(), &["--json", "templates", "demo"], "");
     assert_eq!(
-        json.json()["resourceTemplates"][0]["name"],
+        json.json()["result"]["resourceTemplates"][0]["name"],
         "item",
         "{json:?}"
     );
@@ -47,7 +47,7 @@ fn complete_suggests_values_for_prompt_and_template_arguments() {
         "",
     );
     assert_eq!(
-        ids.json()["completion"]["values"],
+        ids.json()["result"]["completion"]["values"],
         serde_json::json!(["1", "2", "3"]),
         "{ids:?}"
     );
@@ -94,7 +94,11 @@ fn watch_prints_each_update_until_interrupted() {
     }
     let first = first.expect("an update is printed");
     let update: serde_json::Value = serde_json::from_str(&first).expect("a JSON line");
-    assert_eq!(update["uri"], "test://static/hello", "{first}");
+    assert_eq!(update["server"], "adhoc", "{first}");
+    assert_eq!(
+        update["result"]["contents"][0]["uri"], "test://static/hello",
+        "{first}"
+    );
     assert_eq!(
         update["result"]["contents"][0]["text"], "Hello, world!",
         "{first}"

@@ -72,5 +72,9 @@ fn json_output_keeps_the_text_exactly() {
     );
     assert_eq!(run.code(), 0, "{run:?}");
     assert!(!run.stdout.contains('\u{1b}'), "{run:?}");
-    assert_eq!(run.json()["content"][0]["text"], "a\u{1b}[2Jb", "{run:?}");
+    assert_eq!(
+        run.json()["result"]["content"][0]["text"],
+        "a\u{1b}[2Jb",
+        "{run:?}"
+    );
 }

@@ -189,6 +189,9 @@ impl<T: Transport + ?Sized> Session<T> {
             }
         };
         abandoned.disarm();
+        if let (Ok(raw), Some(slot)) = (&result, &options.raw_result) {
+            slot.put(raw.clone());
+        }
         match &result {
             // Answered while the exchange still has work (the rest of an SSE reply to read,
             // a POST whose own reply the answer overtook): it finishes in the background.

@@ -231,3 +231,30 @@ async fn a_dropped_call_sends_cancelled_and_close_flushes_it() {
     );
     assert_eq!(session.pending_len(), 0);
 }
+
+#[tokio::test]
+async fn a_raw_result_slot_keeps_the_result_as_it_came() {
+    let handler = Arc::new(Handler::default());
+    let session = Arc::new(open(SessionOptions::new(), Arc::clone(&handler), false).await);
+    let slot = crate::RawResultSlot::new();
+    let call = tokio::spawn({
+        let (s, slot) = (Arc::clone(&session), slot.clone());
+        async move {
+            s.request("a", None, RequestOptions::new().with_raw_result(slot))
+                .await
+        }
+    });
+    while session.pending_len() < 1 {
+        tokio::task::yield_now().await;
+    }
+    let sent = r#"{"z":1, "a":1.0,"m":1e2}"#;
+    session
+        .inbox
+        .receive(format!(r#"{{"jsonrpc":"2.0","id":1,"result":{sent}}}"#).into_bytes());
+    assert_eq!(call.await.unwrap().unwrap().get(), sent);
+    assert_eq!(
+        slot.take().map(|r| r.get().to_owned()).as_deref(),
+        Some(sent)
+    );
+    assert!(slot.take().is_none(), "taken once");
+}
