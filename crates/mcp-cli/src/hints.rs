@@ -81,9 +81,9 @@ fn needs_both_transports(error: &CliError, config: &ServerConfig) -> bool {
 
 /// Try each transport alone and say how each answered.
 async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> String {
-    let attempt = async |kind: &str| {
+    let attempt = async |kind: TransportKind| {
         let mut config = config.clone();
-        config.kind = Some(kind.to_owned());
+        config.kind = Some(kind);
         match tokio::time::timeout(DIAGNOSE_LIMIT, Client::connect(&config, options.clone())).await
         {
             Ok(Ok(client)) => {
@@ -94,8 +94,8 @@ async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> Stri
             Err(_) => format!("no answer within {} s", DIAGNOSE_LIMIT.as_secs()),
         }
     };
-    let http = attempt("http").await;
-    let sse = attempt("sse").await;
+    let http = attempt(TransportKind::Http).await;
+    let sse = attempt(TransportKind::Sse).await;
     format!(
         "both transports were tried: Streamable HTTP (POST) answered {http}; legacy HTTP+SSE (GET) answered {sse}; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)"
     )

@@ -27,7 +27,7 @@ pub struct ServerConfig {
     /// `"stdio"`, `"http"` (also `"streamable-http"`), `"sse"` or `"auto"`; absent means stdio
     /// when `command` is set and auto-detection when `url` is set.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<TransportKind>,
     /// Program to spawn (stdio).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
@@ -51,7 +51,7 @@ pub struct ServerConfig {
     pub timeout: Option<u64>,
     /// `"number"` (default) or `"string"` request ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_id_format: Option<String>,
+    pub request_id_format: Option<IdFormat>,
     /// Everything else (`enabled`, tool filters, ...), kept for the layers above.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -83,6 +83,37 @@ impl TransportKind {
     }
 }
 
+impl std::str::FromStr for TransportKind {
+    type Err = String;
+
+    /// A `type` as written in a config: `stdio`, `http` (also `streamable-http` and
+    /// `streamableHttp`), `sse`, `auto`.
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "stdio" => Ok(Self::Stdio),
+            "http" | "streamable-http" | "streamableHttp" => Ok(Self::Http),
+            "sse" => Ok(Self::Sse),
+            "auto" => Ok(Self::Auto),
+            other => Err(format!(
+                "unknown transport type {other:?} (expected stdio, http, sse or auto)"
+            )),
+        }
+    }
+}
+
+impl Serialize for TransportKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for TransportKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl ServerConfig {
     /// A stdio server config.
     pub fn stdio(
@@ -99,7 +130,7 @@ impl ServerConfig {
     /// A remote server config of the given kind (`"http"`, `"sse"`, `"auto"`).
     pub fn remote(kind: TransportKind, url: impl Into<String>) -> Self {
         Self {
-            kind: Some(kind.as_str().to_owned()),
+            kind: Some(kind),
             url: Some(url.into()),
             ..Self::default()
         }
@@ -135,32 +166,22 @@ impl ServerConfig {
     }
 
     /// Which transport this config selects.
+    /// Which transport this config selects: `kind`, else stdio for a `command` and
+    /// auto-detection for a `url`.
     pub fn transport_kind(&self) -> Result<TransportKind, Error> {
-        match self.kind.as_deref() {
+        match self.kind {
+            Some(kind) => Ok(kind),
             None if self.command.is_some() => Ok(TransportKind::Stdio),
             None if self.url.is_some() => Ok(TransportKind::Auto),
             None => Err(Error::Config(
                 "server needs either `command` or `url`".into(),
             )),
-            Some("stdio") => Ok(TransportKind::Stdio),
-            Some("http" | "streamable-http" | "streamableHttp") => Ok(TransportKind::Http),
-            Some("sse") => Ok(TransportKind::Sse),
-            Some("auto") => Ok(TransportKind::Auto),
-            Some(other) => Err(Error::Config(format!(
-                "unknown transport type {other:?} (expected stdio, http, sse or auto)"
-            ))),
         }
     }
 
-    /// The request-id format.
-    pub fn id_format(&self) -> Result<IdFormat, Error> {
-        match self.request_id_format.as_deref() {
-            None | Some("number") => Ok(IdFormat::Number),
-            Some("string") => Ok(IdFormat::String),
-            Some(other) => Err(Error::Config(format!(
-                "unknown requestIdFormat {other:?} (expected \"number\" or \"string\")"
-            ))),
-        }
+    /// The request-id format (numbers unless configured).
+    pub fn id_format(&self) -> IdFormat {
+        self.request_id_format.unwrap_or_default()
     }
 
     /// The default request timeout: `timeout`, else 30 s; 0 disables. The environment is
@@ -205,8 +226,25 @@ mod tests {
         let sse: ServerConfig =
             serde_json::from_str(r#"{"type":"sse","url":"http://h/sse"}"#).unwrap();
         assert_eq!(sse.transport_kind().unwrap(), TransportKind::Sse);
-        let bad: ServerConfig = serde_json::from_str(r#"{"type":"carrier-pigeon"}"#).unwrap();
-        assert!(matches!(bad.transport_kind(), Err(Error::Config(_))));
+        let aliased: ServerConfig =
+            serde_json::from_str(r#"{"type":"streamable-http","url":"http://h/mcp"}"#).unwrap();
+        assert_eq!(aliased.kind, Some(TransportKind::Http));
+        let bad = serde_json::from_str::<ServerConfig>(r#"{"type":"carrier-pigeon"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            bad.contains("unknown transport type \"carrier-pigeon\""),
+            "{bad}"
+        );
+        let bad_ids = serde_json::from_str::<ServerConfig>(r#"{"requestIdFormat":"uuid"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            bad_ids.contains("unknown requestIdFormat \"uuid\""),
+            "{bad_ids}"
+        );
+        let none: ServerConfig = serde_json::from_str("{}").unwrap();
+        assert!(matches!(none.transport_kind(), Err(Error::Config(_))));
     }
 
     #[test]
@@ -224,7 +262,10 @@ mod tests {
             c.extra.get("enabled"),
             Some(&serde_json::Value::Bool(false))
         );
-        assert_eq!(c.id_format().unwrap(), IdFormat::Number);
+        assert_eq!(c.id_format(), IdFormat::Number);
+        let round_trip =
+            serde_json::to_value(ServerConfig::remote(TransportKind::Sse, "http://h")).unwrap();
+        assert_eq!(round_trip["type"], "sse");
     }
 
     #[test]

@@ -73,7 +73,7 @@ async fn connect_stdio(
     stdio.env = config.env.clone();
     stdio.cwd = config.cwd.clone();
     stdio.timeout = config.resolved_timeout();
-    stdio.id_format = config.id_format()?;
+    stdio.id_format = config.id_format();
     Ok(Connection::with_process(
         StdioTransport::spawn(stdio, handler).await?,
     ))
@@ -99,7 +99,7 @@ pub(crate) async fn connect_http(
     let mut http = HttpConfig::new(server_url(config)?)
         .with_headers(config.header_pairs())
         .with_timeout(config.resolved_timeout())
-        .with_id_format(config.id_format()?);
+        .with_id_format(config.id_format());
     if let Some(hook) = &options.auth {
         http = http.with_auth(Arc::clone(hook));
     }
@@ -130,7 +130,7 @@ pub(crate) async fn connect_sse(
     let mut sse = SseConfig::new(server_url(config)?)
         .with_headers(config.header_pairs())
         .with_timeout(timeout)
-        .with_id_format(config.id_format()?)
+        .with_id_format(config.id_format())
         // The endpoint event normally follows the GET at once; a short request timeout
         // shortens this wait too.
         .with_connect_timeout(

@@ -56,7 +56,9 @@ pub mod tasks;
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
-pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RawResultSlot, RequestOptions};
+pub use mcp_jsonrpc::{
+    CancelToken, Error, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
+};
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]

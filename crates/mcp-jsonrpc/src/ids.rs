@@ -17,6 +17,43 @@ pub enum IdFormat {
     String,
 }
 
+impl IdFormat {
+    /// The name used in server configs (`requestIdFormat`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Number => "number",
+            Self::String => "string",
+        }
+    }
+}
+
+impl std::str::FromStr for IdFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "number" => Ok(Self::Number),
+            "string" => Ok(Self::String),
+            other => Err(format!(
+                "unknown requestIdFormat {other:?} (expected \"number\" or \"string\")"
+            )),
+        }
+    }
+}
+
+impl serde::Serialize for IdFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for IdFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Allocates request ids that are never reused within one transport.
 ///
 /// ```

@@ -191,7 +191,7 @@ async fn server_exit_rejects_pending_with_transport_closed() {
 #[tokio::test]
 async fn string_request_ids_work_end_to_end() {
     let mut config = server(&[]);
-    config.request_id_format = Some("string".into());
+    config.request_id_format = Some(mcp_client::IdFormat::String);
     let client = bounded(Client::connect(&config, options())).await.unwrap();
     let result = bounded(client.call_tool("echo", Some(json!({"text": "with string ids"}))))
         .await

@@ -225,7 +225,7 @@ pub(super) fn parse_entry(
         && config.url.is_none()
     {
         config.url = Some(url);
-        config.kind.get_or_insert_with(|| "http".to_owned());
+        config.kind.get_or_insert(TransportKind::Http);
     }
     entry.enabled &= !disabled;
     parser.check_transport(&config, &members)?;
@@ -336,17 +336,6 @@ impl EntryParser<'_> {
         if let Some((field, message)) = missing {
             return Err(self.error(Some(field.to_owned()), self.entry_position, message));
         }
-        config.id_format().map_err(|e| {
-            let message = match e {
-                mcp_client::Error::Config(m) => m,
-                other => other.to_string(),
-            };
-            self.error(
-                Some("requestIdFormat".into()),
-                self.position_of(members, "requestIdFormat"),
-                message,
-            )
-        })?;
         Ok(())
     }
 

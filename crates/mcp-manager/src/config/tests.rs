@@ -140,7 +140,10 @@ fn manager_members_enabled_timeout_id_format_filters_and_auth() {
     let a = &config.servers()["a"];
     assert!(!a.enabled);
     assert_eq!(a.config.timeout, Some(5000));
-    assert_eq!(a.config.request_id_format.as_deref(), Some("string"));
+    assert_eq!(
+        a.config.request_id_format,
+        Some(mcp_client::IdFormat::String)
+    );
     assert!(
         a.tool_filter.allows("read_file")
             && !a.tool_filter.allows("read_secret")
