@@ -34,6 +34,9 @@ pub enum Step {
     Doc,
     /// Each library crate checked alone with `--no-default-features`.
     NoDefaultFeatures,
+    /// The stdio transport's process handling for systems without Unix process groups
+    /// (Windows), built and tested here with `--cfg mcp_portable_stdio`.
+    Portable,
     /// `cargo fetch --locked` (every target's crates), then
     /// `cargo deny --offline check licenses bans sources`.
     Deny,
@@ -41,13 +44,14 @@ pub enum Step {
 
 impl Step {
     /// Every step, in running order.
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 8] = [
         Step::Fmt,
         Step::Layering,
         Step::Test,
         Step::Clippy,
         Step::Doc,
         Step::NoDefaultFeatures,
+        Step::Portable,
         Step::Deny,
     ];
 
@@ -74,6 +78,7 @@ impl Step {
                     .env("RUSTDOCFLAGS", flags.trim_start()))
             }
             Step::NoDefaultFeatures => no_default_features_step(env),
+            Step::Portable => portable_step(env),
             Step::Deny => deny_step(env),
         }
     }
@@ -205,6 +210,23 @@ fn no_default_features_step(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// The stdio transport with its non-Unix process handling (`src/process_group/portable.rs`),
+/// which the Windows build uses: there is no Windows target on these machines, so the cfg
+/// that selects it is forced on Linux, and the crate's tests run against it (the process
+/// group tests, Unix-only, are left out by the same cfg). A target directory of its own, as
+/// `RUSTFLAGS` changes invalidate every build artifact.
+fn portable_step(env: &Env) -> Result<()> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| env.root.join("target"), std::path::PathBuf::from)
+        .join("portable");
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    flags.push_str(" --cfg mcp_portable_stdio");
+    run(env
+        .cargo(["test", "-p", "mcp-transport-stdio"])
+        .env("RUSTFLAGS", flags.trim_start())
+        .env("CARGO_TARGET_DIR", target))
+}
+
 /// What the deny step says before installing cargo-deny: what, why, and how long.
 const DENY_INSTALL_NOTICE: &str = "\
 cargo-deny is not installed. The deny step needs it to check the licenses, banned crates and
@@ -256,6 +278,7 @@ mod tests {
                 "clippy",
                 "doc",
                 "no-default-features",
+                "portable",
                 "deny"
             ]
         );

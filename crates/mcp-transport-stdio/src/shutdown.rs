@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use tokio::sync::watch;
 
 use crate::config::ShutdownTimeouts;
-use crate::process_group::{Exited, ProcessGroup};
+use crate::process_group::{Exited, ProcessGroup, Stop};
 use crate::writer::Writer;
 
 /// How long to wait for the reaper after `SIGKILL`. `SIGKILL` cannot be caught; only a
@@ -43,11 +42,11 @@ pub(crate) async fn shut_down(
         return Some(exited);
     }
     tracing::debug!("server still running after stdin was closed: sending SIGTERM");
-    group.signal(Signal::SIGTERM);
+    group.signal(Stop::Terminate);
     if let Some(exited) = wait_exit(&mut exit, timeouts.after_sigterm).await {
         return Some(exited);
     }
     tracing::debug!("server still running after SIGTERM: sending SIGKILL");
-    group.signal(Signal::SIGKILL);
+    group.signal(Stop::Kill);
     wait_exit(&mut exit, AFTER_SIGKILL).await
 }

@@ -2,17 +2,15 @@
 //! its own process group, and the reaper thread.
 
 use std::io;
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use mcp_jsonrpc::Error;
-use nix::sys::signal::Signal;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::watch;
 
 use crate::config::{StderrMode, StdioConfig};
-use crate::process_group::{Exited, ProcessGroup, start_reaper};
+use crate::process_group::{Exited, ProcessGroup, Stop, own_group, start_reaper};
 
 /// A running server and its pipes.
 pub(crate) struct Spawned {
@@ -49,10 +47,10 @@ pub(crate) fn spawn(config: &StdioConfig) -> Result<Spawned, Error> {
             StderrMode::Capture => Stdio::piped(),
             StderrMode::Inherit => Stdio::inherit(),
             StderrMode::Discard => Stdio::null(),
-        })
-        // Its own process group: the shutdown sequence signals the server and everything it
-        // started, and a Ctrl-C in the client's terminal does not reach the server directly.
-        .process_group(0);
+        });
+    // Its own process group (Unix): the shutdown sequence signals the server and everything
+    // it started, and a Ctrl-C in the client's terminal does not reach the server directly.
+    own_group(&mut command);
     if let Some(dir) = &config.cwd {
         command.current_dir(dir);
     }
@@ -80,7 +78,7 @@ pub(crate) fn spawn(config: &StdioConfig) -> Result<Spawned, Error> {
             exit,
         }),
         Err(e) => {
-            group.signal(Signal::SIGKILL);
+            group.signal(Stop::Kill);
             Err(spawn_error(e))
         }
     }

@@ -8,7 +8,6 @@ use mcp_jsonrpc::{
     BoxFuture, Error, Inbox, Outbound, ProcessDiagnostics, Sent, Session, SessionOptions,
     Transport, TransportHandler,
 };
-use nix::sys::signal::Signal;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -201,7 +200,7 @@ impl Drop for StdioTransport {
         // Synchronous on purpose: a task spawned from Drop would be lost if the runtime is
         // shutting down. The reaper thread collects the leader; SIGKILL takes the rest of the
         // group with it. A no-op after close() (the group is already reaped).
-        self.shared.group.signal(Signal::SIGKILL);
+        self.shared.group.signal(crate::process_group::Stop::Kill);
         let tasks = std::mem::take(&mut *self.tasks());
         for task in [tasks.reader, tasks.stderr, tasks.writer]
             .into_iter()

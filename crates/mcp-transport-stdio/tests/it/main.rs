@@ -9,3 +9,6 @@ mod closing;
 mod common;
 mod messages;
 mod process;
+// Unix process groups; see the module.
+#[cfg(not(mcp_portable_stdio))]
+mod process_group;

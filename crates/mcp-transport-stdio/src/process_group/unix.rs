@@ -1,4 +1,4 @@
-//! The server's process group and the thread that reaps it.
+//! Unix: the server's process group and the thread that reaps it.
 //!
 //! The server is spawned as the leader of its own process group, so `npx`, `uv` or `sh -c`
 //! wrappers and everything they start can be signalled at once. A plain OS thread (not a
@@ -10,8 +10,7 @@
 //! reaping (`waitid` with `WNOWAIT`), kills whatever is left of the group, and only then
 //! reaps, all under the lock [`ProcessGroup::signal`] takes.
 
-use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ExitStatus};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 
 use nix::errno::Errno;
@@ -20,23 +19,12 @@ use nix::sys::wait::{Id, WaitPidFlag, waitid};
 use nix::unistd::Pid;
 use tokio::sync::watch;
 
-/// The server's exit, once the reaper has collected it (`None` inside: the status could not
-/// be read).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Exited(pub(crate) Option<ExitStatus>);
+use super::{Exited, Stop};
 
-impl Exited {
-    /// "server exited with status 1", "server was killed by signal 9".
-    pub(crate) fn detail(&self) -> String {
-        match self.0 {
-            Some(status) => match (status.code(), status.signal()) {
-                (Some(code), _) => format!("server exited with status {code}"),
-                (None, Some(signal)) => format!("server was killed by signal {signal}"),
-                (None, None) => "server exited".to_owned(),
-            },
-            None => "server exited".to_owned(),
-        }
-    }
+/// Make `command` start the server as the leader of a new process group.
+pub(crate) fn own_group(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt as _;
+    command.process_group(0);
 }
 
 /// A handle on the server's process group.
@@ -55,10 +43,14 @@ impl ProcessGroup {
         (!reaped).then_some(self.pgid.as_raw() as u32)
     }
 
-    /// Send `signal` to every process in the group. Does nothing once the leader is reaped
-    /// (the reaper already killed the rest of the group by then). Never blocks for long, so
-    /// it is safe in `Drop`.
-    pub(crate) fn signal(&self, signal: Signal) {
+    /// Send `SIGTERM` or `SIGKILL` to every process in the group. Does nothing once the
+    /// leader is reaped (the reaper already killed the rest of the group by then). Never
+    /// blocks for long, so it is safe in `Drop`.
+    pub(crate) fn signal(&self, stop: Stop) {
+        let signal = match stop {
+            Stop::Terminate => Signal::SIGTERM,
+            Stop::Kill => Signal::SIGKILL,
+        };
         let reaped = self.reaped.lock().unwrap_or_else(|p| p.into_inner());
         if !*reaped {
             // ESRCH (the group is already empty) is the expected outcome of a race with the
@@ -132,10 +124,10 @@ fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
 
     #[test]
     fn exit_details_name_status_and_signal() {
+        use std::process::Command;
         let exited = Command::new("sh").args(["-c", "exit 3"]).status().unwrap();
         assert_eq!(Exited(Some(exited)).detail(), "server exited with status 3");
         let killed = Command::new("sh")
