@@ -1,55 +1,20 @@
 //! The real `mcp` binary, run as a user would: in an empty directory (so the bundled demo
 //! server is used) or next to a config file, with every run bounded by a timeout.
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::Duration;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use wait_timeout::ChildExt;
 
-/// Generous: the machine is shared and debug builds are slow, but nothing may hang.
-const LIMIT: Duration = Duration::from_secs(60);
+// The helpers the `features` test binary uses; this binary uses part of them.
+#[path = "features/support.rs"]
+#[allow(dead_code)]
+mod support;
 
-fn exe() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_mcp"))
-}
+use support::{HttpServer, LIMIT, Run, dir_with_config, exe};
+use wait_timeout::ChildExt as _;
 
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn code(&self) -> i32 {
-        self.status.code().unwrap_or(-1)
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}", self.stdout))
-    }
-
-    fn stderr_lines(&self) -> Vec<&str> {
-        self.stderr.lines().collect()
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.status.code(),
-            self.stdout,
-            self.stderr
-        )
-    }
-}
-
-/// Run `mcp ARGS` in `dir`, feeding `stdin`, killing it after [`LIMIT`].
+/// Run `mcp ARGS` in `dir`, feeding `stdin`, killing it after [`support::LIMIT`].
 fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
     mcp_env(dir, args, stdin, &[])
 }
@@ -57,64 +22,15 @@ fn mcp_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 /// [`mcp_in`] with extra environment variables.
 fn mcp_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
     // The config files these tests write are theirs: trusted (see tests/features/trust.rs).
-    let mut child = Command::new(exe())
-        .arg("--trust-config")
-        .args(args)
-        // The caller's own environment must not leak in; `env` is applied after that.
-        .env_remove("MCP_TIMEOUT_MS")
-        .env_remove("RUST_LOG")
-        .envs(env.iter().copied())
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcp");
-    let mut input = child.stdin.take().expect("stdin");
-    let stdin = stdin.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(stdin.as_bytes());
-    });
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let status = match child.wait_timeout(LIMIT).expect("wait") {
-        Some(status) => status,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mcp {args:?} did not finish within {LIMIT:?}");
-        }
-    };
-    let _ = writer.join();
-    Run {
-        status,
-        stdout: out_reader.join().expect("stdout reader"),
-        stderr: err_reader.join().expect("stderr reader"),
-    }
+    let mut all = vec!["--trust-config"];
+    all.extend_from_slice(args);
+    support::mcp_env(dir, &all, stdin, env)
 }
 
 /// Run `mcp ARGS` in a fresh empty directory: the bundled demo server.
 fn mcp(args: &[&str]) -> Run {
     let dir = tempfile::tempdir().expect("tempdir");
     mcp_in(dir.path(), args, "")
-}
-
-/// A directory with `.mcp.json` holding `servers` (the `mcpServers` object).
-fn dir_with_config(servers: Value) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = serde_json::json!({ "mcpServers": servers });
-    std::fs::write(dir.path().join(".mcp.json"), config.to_string()).expect("write config");
-    dir
 }
 
 /// A config entry running the bundled demo server.
@@ -660,63 +576,9 @@ fn a_server_without_capabilities_shows_no_counts_and_no_tools() {
     assert!(tools.stdout.is_empty(), "{tools:?}");
 }
 
-/// The demo server serving Streamable HTTP on a free port; killed on drop.
-struct HttpServer {
-    child: std::process::Child,
-    url: String,
-}
-
-impl HttpServer {
-    /// Streamable HTTP at `/mcp`.
-    fn start() -> Self {
-        Self::start_with("--http")
-    }
-
-    /// `--http` (Streamable HTTP) or `--legacy-sse`.
-    fn start_with(mode: &str) -> Self {
-        let mut child = Command::new(exe())
-            .args(["__demo-server", mode, "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn the HTTP demo server");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
-            let _ = tx.send(line);
-        });
-        let line = match rx.recv_timeout(LIMIT) {
-            Ok(line) => line,
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("the HTTP demo server did not say where it listens");
-            }
-        };
-        let url = line
-            .trim()
-            .strip_prefix("listening ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Self {
-            url: url.to_owned(),
-            child,
-        }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn url_ad_hoc_server_over_streamable_http() {
-    let server = HttpServer::start();
+    let server = HttpServer::start(&[]);
     let run = mcp(&[
         "--url",
         &server.url,
@@ -784,7 +646,7 @@ fn shell_reconnects_after_the_server_died() {
 
 #[test]
 fn url_ad_hoc_server_over_legacy_sse_and_auto_detection() {
-    let server = HttpServer::start_with("--legacy-sse");
+    let server = HttpServer::start_with("--legacy-sse", &[]);
     let run = mcp(&[
         "--url",
         &server.url,
@@ -804,7 +666,7 @@ fn url_ad_hoc_server_over_legacy_sse_and_auto_detection() {
         "sse",
         "auto falls back to legacy SSE: {auto:?}"
     );
-    let http = HttpServer::start();
+    let http = HttpServer::start(&[]);
     let auto = mcp(&["--url", &http.url, "--json", "servers"]);
     assert_eq!(
         auto.json()["servers"][0]["result"]["transport"],

@@ -1,83 +1,18 @@
 //! The `mcp` binary on the extensions: task tools (`call`, `tasks`, `task`) and skills
 //! (`skills`, `skill`), against the bundled demo server, every run bounded by a timeout.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::Duration;
+use std::path::Path;
 
-use serde_json::Value;
-use wait_timeout::ChildExt;
+// The helpers the `features` test binary uses; this binary uses part of them.
+#[path = "features/support.rs"]
+#[allow(dead_code)]
+mod support;
 
-/// Generous: the machine is shared and debug builds are slow, but nothing may hang.
-const LIMIT: Duration = Duration::from_secs(60);
+use support::Run;
 
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn code(&self) -> i32 {
-        self.status.code().unwrap_or(-1)
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}", self.stdout))
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.status.code(),
-            self.stdout,
-            self.stderr
-        )
-    }
-}
-
-/// Run `mcp ARGS` in `dir` (empty: the demo server), killing it after [`LIMIT`].
+/// Run `mcp ARGS` in `dir` (empty: the demo server), killing it after [`support::LIMIT`].
 fn mcp_in(dir: &Path, args: &[&str]) -> Run {
-    let mut child = Command::new(PathBuf::from(env!("CARGO_BIN_EXE_mcp")))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("MCP_TIMEOUT_MS")
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcp");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let status = match child.wait_timeout(LIMIT).expect("wait") {
-        Some(status) => status,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mcp {args:?} did not finish within {LIMIT:?}");
-        }
-    };
-    Run {
-        status,
-        stdout: out_reader.join().expect("stdout reader"),
-        stderr: err_reader.join().expect("stderr reader"),
-    }
+    support::mcp_in(dir, args, "")
 }
 
 fn mcp(args: &[&str]) -> Run {

@@ -32,6 +32,10 @@ impl Run {
         serde_json::from_str(self.stdout.trim())
             .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}", self.stdout))
     }
+
+    pub fn stderr_lines(&self) -> Vec<&str> {
+        self.stderr.lines().collect()
+    }
 }
 
 impl std::fmt::Debug for Run {
@@ -52,11 +56,13 @@ pub fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut command = Command::new(exe());
     command
         .args(args)
+        // The caller's own environment must not leak in; `env` is applied after that, so a
+        // test can still set these.
+        .env_remove("MCP_TIMEOUT_MS")
+        .env_remove("RUST_LOG")
         .env("XDG_CONFIG_HOME", dir.join(".test-config-home"))
         .envs(env.iter().copied())
         .current_dir(dir)
-        .env_remove("MCP_TIMEOUT_MS")
-        .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -132,10 +138,15 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// `mcp __demo-server --http 127.0.0.1:0 EXTRA...`.
+    /// `mcp __demo-server --http 127.0.0.1:0 EXTRA...`: Streamable HTTP at `/mcp`.
     pub fn start(extra: &[&str]) -> Self {
+        Self::start_with("--http", extra)
+    }
+
+    /// `mcp __demo-server MODE 127.0.0.1:0 EXTRA...`, MODE `--http` or `--legacy-sse`.
+    pub fn start_with(mode: &str, extra: &[&str]) -> Self {
         let mut child = Command::new(exe())
-            .args(["__demo-server", "--http", "127.0.0.1:0"])
+            .args(["__demo-server", mode, "127.0.0.1:0"])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
