@@ -2,7 +2,7 @@
 //! `{"servers": [...]}` for several, `{"server", "error"}` on failure, with the server's
 //! JSON passed on as it came.
 
-use crate::support::mcp_in;
+use crate::support::{LIMIT, command, mcp_in};
 
 #[test]
 fn every_command_answers_with_server_and_result() {
@@ -53,17 +53,12 @@ fn results_and_listings_are_passed_on_byte_for_byte() {
     ]
     .join("\n");
     let dir = tempfile::tempdir().expect("tempdir");
-    let by_hand = mcp_in(
-        dir.path(),
-        &["__demo-server", "--hide-test-tools"],
-        &format!("{script}\n"),
-    );
+    let answers = ask_by_hand(dir.path(), &script, 3);
     let sent = |id: u32| -> String {
-        let line = by_hand
-            .stdout
-            .lines()
+        let line = answers
+            .iter()
             .find(|l| l.contains(&format!(r#""id":{id},"#)))
-            .unwrap_or_else(|| panic!("no answer {id}: {by_hand:?}"));
+            .unwrap_or_else(|| panic!("no answer {id}: {answers:?}"));
         member(line, "result")
     };
 
@@ -71,6 +66,42 @@ fn results_and_listings_are_passed_on_byte_for_byte() {
     assert_eq!(member(&tools.stdout, "result"), sent(2), "{tools:?}");
     let prompt = mcp_in(dir.path(), &["--json", "prompt", "greet", "name=Ann"], "");
     assert_eq!(member(&prompt.stdout, "result"), sent(3), "{prompt:?}");
+}
+
+/// Write `script` to the demo server (as the CLI starts it) and read its lines until
+/// `answers` responses came, stdin still open (a server may stop at end of input before
+/// answering); bounded by [`LIMIT`].
+fn ask_by_hand(dir: &std::path::Path, script: &str, answers: usize) -> Vec<String> {
+    use std::io::{BufRead as _, Write as _};
+    let mut child = command(dir, &["__demo-server", "--hide-test-tools"], &[])
+        .spawn()
+        .expect("spawn the demo server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{script}\n").as_bytes())
+        .expect("write the requests");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    while lines.len() < answers {
+        match rx.recv_timeout(LIMIT) {
+            Ok(line) if line.contains(r#""result""#) => lines.push(line),
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    lines
 }
 
 /// The text of `key` in the JSON object `document`, as written.
