@@ -24,44 +24,18 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
         return Some(head);
     }
     let b = text.as_bytes();
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    i += 1;
-    let (mut version, mut id) = (false, None);
-    loop {
-        i = skip_ws(b, i);
-        let (key, after_key) = plain_string(b, i)?;
-        i = skip_ws(b, after_key);
-        if b.get(i) != Some(&b':') {
-            return None;
+    let mut id = None;
+    walk_head(b, |key, i, version| match key {
+        b"id" if id.is_none() => {
+            let end = scalar_end(b, i)?;
+            // Strings (no escapes) and integers; `null`, fractions and the rest go to the
+            // full parse, which names the problem.
+            id = Some(parse_id(&text[i..end])?);
+            Some(Member::Next(end))
         }
-        i = skip_ws(b, i + 1);
-        match key {
-            b"jsonrpc" if !version => {
-                if !b[i..].starts_with(b"\"2.0\"") {
-                    return None;
-                }
-                version = true;
-                i += 5;
-            }
-            b"id" if id.is_none() => {
-                let end = scalar_end(b, i)?;
-                // Strings (no escapes) and integers; `null`, fractions and the rest go to
-                // the full parse, which names the problem.
-                id = Some(parse_id(&text[i..end])?);
-                i = end;
-            }
-            b"result" if version => return Some((id?, value_span(b, i)?)),
-            _ => return None,
-        }
-        i = skip_ws(b, i);
-        if b.get(i) != Some(&b',') {
-            return None;
-        }
-        i += 1;
-    }
+        b"result" if version => Some(Member::Found((id.take()?, value_span(b, i)?))),
+        _ => None,
+    })
 }
 
 /// The id of a message that may not decode, read from its head: `{"jsonrpc":"2.0","id":ID`
@@ -76,6 +50,33 @@ pub(crate) fn response_head(text: &str) -> Option<(RequestId, Range<usize>)> {
 /// assert_eq!(peek_id(br#"{"jsonrpc":"2.0","method":"ping","id":1}"#), None);
 /// ```
 pub fn peek_id(b: &[u8]) -> Option<RequestId> {
+    walk_head(b, |key, i, _| match key {
+        b"id" => {
+            let end = scalar_end(b, i)?;
+            Some(Member::Found(parse_id(
+                std::str::from_utf8(&b[i..end]).ok()?,
+            )?))
+        }
+        _ => None,
+    })
+}
+
+/// What [`walk_head`]'s visitor made of one member.
+enum Member<T> {
+    /// Go on after the member's value, which ends here.
+    Next(usize),
+    /// The walk is over.
+    Found(T),
+}
+
+/// Read the members at the start of the JSON object `b`, one by one: `"jsonrpc":"2.0"`
+/// (once) is checked here; every other member goes to `visit` with its key (a plain
+/// string), where its value starts, and whether `jsonrpc` came before it. `None` as soon as
+/// anything is not as expected, or when `visit` says so.
+fn walk_head<T>(
+    b: &[u8],
+    mut visit: impl FnMut(&[u8], usize, bool) -> Option<Member<T>>,
+) -> Option<T> {
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
@@ -90,19 +91,17 @@ pub fn peek_id(b: &[u8]) -> Option<RequestId> {
             return None;
         }
         i = skip_ws(b, i + 1);
-        match key {
-            b"jsonrpc" if !version => {
-                if !b[i..].starts_with(b"\"2.0\"") {
-                    return None;
-                }
-                version = true;
-                i += 5;
+        if key == b"jsonrpc" && !version {
+            if !b[i..].starts_with(b"\"2.0\"") {
+                return None;
             }
-            b"id" => {
-                let end = scalar_end(b, i)?;
-                return parse_id(std::str::from_utf8(&b[i..end]).ok()?);
+            version = true;
+            i += 5;
+        } else {
+            match visit(key, i, version)? {
+                Member::Next(end) => i = end,
+                Member::Found(found) => return Some(found),
             }
-            _ => return None,
         }
         i = skip_ws(b, i);
         if b.get(i) != Some(&b',') {
