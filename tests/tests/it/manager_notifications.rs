@@ -7,11 +7,7 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_changed_refreshes_the_tools_before_subscribers_hear_of_it() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let mut notes = manager.notifications();
     assert!(!tool_names(&manager).contains(&"mcp__srv__extra_tool".to_owned()));
 

@@ -14,11 +14,7 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_server_is_reconnected_and_calls_work_again() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let mut status = manager.subscribe_status();
     let first = manager.client("srv").unwrap();
 
@@ -46,11 +42,7 @@ async fn a_crashed_server_is_reconnected_and_calls_work_again() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cut_off_by_a_crash_is_retried_once_after_reconnecting() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let raw = manager.client("srv").unwrap();
 
     let caller = manager.clone();
@@ -74,11 +66,7 @@ async fn a_call_cut_off_by_a_crash_is_retried_once_after_reconnecting() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeouts_are_not_retried() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let mut status = manager.subscribe_status();
     let before = manager.client("srv").unwrap();
 
@@ -245,11 +233,7 @@ async fn env_references_are_read_again_on_reconnect() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resource_subscriptions_are_made_again_after_a_reconnect() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let uri = "test://static/hello";
     bounded(manager.subscribe_resource("srv", uri))
         .await
@@ -294,11 +278,7 @@ async fn resource_subscriptions_are_made_again_after_a_reconnect() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_calls_after_a_crash_share_one_reconnect() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let mut status = manager.subscribe_status();
     let raw = manager.client("srv").unwrap();
     let _ = bounded(raw.call_tool("crash", None)).await;

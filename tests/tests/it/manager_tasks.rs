@@ -10,11 +10,7 @@ use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_tool_is_called_through_the_bridge() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let result =
         bounded(manager.call_tool("mcp__srv__task_work", Some(json!({"ms": 100, "steps": 2}))))
             .await
@@ -29,11 +25,7 @@ async fn a_task_tool_is_called_through_the_bridge() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_lost_with_its_server_is_reported_not_run_again() {
-    let manager = manager();
-    manager.add_server("srv", entry("srv", &[])).unwrap();
-    bounded(manager.connect_all()).await["srv"]
-        .as_ref()
-        .unwrap();
+    let manager = connected_srv().await;
     let raw = manager.client("srv").unwrap();
     let caller = manager.clone();
     let call = tokio::spawn(async move { caller.call_tool("mcp__srv__task_forever", None).await });

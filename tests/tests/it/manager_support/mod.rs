@@ -23,6 +23,16 @@ pub fn manager() -> McpManager {
     manager_with(fast_policy())
 }
 
+/// A manager (fast reconnects) with the test server added as `srv` and connected.
+pub async fn connected_srv() -> McpManager {
+    let manager = manager();
+    manager.add_server("srv", entry("srv", &[])).unwrap();
+    mcp_integration_tests::bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+    manager
+}
+
 /// An entry for the test server with `flags`.
 pub fn entry(name: &str, flags: &[&str]) -> ServerEntry {
     ServerEntry::new(name, server(flags))
