@@ -14,6 +14,8 @@ pub struct SseStream {
     body: Option<ResponseBody>,
     parser: SseParser,
     queue: VecDeque<SseEvent>,
+    /// The head of the last oversized event, until taken.
+    oversized_head: Option<Vec<u8>>,
 }
 
 impl std::fmt::Debug for SseStream {
@@ -39,6 +41,7 @@ impl SseStream {
             body: Some(body),
             parser,
             queue: VecDeque::new(),
+            oversized_head: None,
         }
     }
 
@@ -47,7 +50,8 @@ impl SseStream {
     /// [`last_event_id`](Self::last_event_id).
     ///
     /// An oversized event is [`Error::MessageTooLarge`]; the stream stays usable (that event
-    /// is skipped). A broken connection is [`Error::Io`], after which the stream is over.
+    /// is skipped), and [`take_oversized_head`](Self::take_oversized_head) gives the start of
+    /// its data. A broken connection is [`Error::Io`], after which the stream is over.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, Error> {
         loop {
             if let Some(event) = self.queue.pop_front() {
@@ -79,7 +83,10 @@ impl SseStream {
                     if let Err(e) = self.parser.push(&data, |e| queue.push_back(e)) {
                         // The stream stays usable after an oversized event.
                         return Err(match e {
-                            SseError::EventTooLarge { limit } => Error::MessageTooLarge { limit },
+                            SseError::EventTooLarge { limit, head } => {
+                                self.oversized_head = Some(head);
+                                Error::MessageTooLarge { limit }
+                            }
                             // `SseError` is non-exhaustive; a future variant is still an
                             // error in what the server sent.
                             other => Error::Protocol(format!("invalid event stream: {other}")),
@@ -88,6 +95,13 @@ impl SseStream {
                 }
             }
         }
+    }
+
+    /// The first bytes of the data of the event [`next_event`](Self::next_event) last
+    /// refused as too large (see [`mcp_jsonrpc::OVERSIZED_HEAD_BYTES`]): what
+    /// [`Inbox::too_large`](mcp_jsonrpc::Inbox::too_large) reads the request id from.
+    pub fn take_oversized_head(&mut self) -> Option<Vec<u8>> {
+        self.oversized_head.take()
     }
 
     /// The last event id seen, for `Last-Event-ID` when resuming.

@@ -50,7 +50,7 @@ pub use options::{
 pub use pagination::PaginationAbort;
 pub use pending::PendingRequests;
 pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};
-pub use sse::{DEFAULT_MAX_EVENT_SIZE, SseError, SseEvent, SseParser};
+pub use sse::{DEFAULT_MAX_EVENT_SIZE, OVERSIZED_HEAD_BYTES, SseError, SseEvent, SseParser};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};
 pub use transport::{
     BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics, Sent,

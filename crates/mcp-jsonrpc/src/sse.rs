@@ -38,8 +38,18 @@ pub enum SseError {
     EventTooLarge {
         /// The limit the parser was created with.
         limit: usize,
+        /// The first bytes of the event's data (at most [`OVERSIZED_HEAD_BYTES`]), when it
+        /// got as far as a `data` field: enough to read a JSON-RPC message's `jsonrpc` and
+        /// `id`, so the request waiting for it can fail at once.
+        head: Vec<u8>,
     },
 }
+
+/// How much of an oversized event's data [`SseError::EventTooLarge`] keeps.
+pub const OVERSIZED_HEAD_BYTES: usize = 256;
+
+/// How much of an unterminated line is looked at for that: `data: ` and the head.
+const LINE_HEAD: usize = OVERSIZED_HEAD_BYTES + 6;
 
 /// Where the parser is while it discards an oversized event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,8 +173,11 @@ impl SseParser {
                 self.skip = Skip::MidLine;
             } else if self.line.len() + rest.len() > self.max_event_size {
                 // Refuse to buffer it: a stream without line ends must not grow memory.
+                let mut start = self.line[..self.line.len().min(LINE_HEAD)].to_vec();
+                start.extend_from_slice(&rest[..rest.len().min(LINE_HEAD - start.len())]);
+                let error = self.too_large(&start);
                 self.start_skipping(Skip::MidLine);
-                result = result.and(Err(self.too_large()));
+                result = result.and(Err(error));
             } else {
                 self.line.extend_from_slice(rest);
             }
@@ -260,14 +273,14 @@ impl SseParser {
         // Checked for every line, comments included, so the outcome does not depend on
         // whether the line arrived whole or was buffered across chunks.
         if line.len() > self.max_event_size {
-            return Err(self.too_large());
+            return Err(self.too_large(line));
         }
         if line[0] == b':' {
             return Ok(());
         }
         self.event_size += line.len();
         if self.event_size > self.max_event_size {
-            return Err(self.too_large());
+            return Err(self.too_large(line));
         }
 
         let (name, value) = match line.iter().position(|&b| b == b':') {
@@ -341,9 +354,21 @@ impl SseParser {
         self.event_size = 0;
     }
 
-    fn too_large(&self) -> SseError {
+    /// The error for an event that outgrew the limit at `line` (the line being read, or its
+    /// start): its data so far, else that line's `data` value, cut to
+    /// [`OVERSIZED_HEAD_BYTES`].
+    fn too_large(&self, line: &[u8]) -> SseError {
+        let head = if self.data.is_empty() {
+            match line.strip_prefix(b"data:") {
+                Some(value) => value.strip_prefix(b" ").unwrap_or(value),
+                None => &[][..],
+            }
+        } else {
+            self.data.as_bytes()
+        };
         SseError::EventTooLarge {
             limit: self.max_event_size,
+            head: head[..head.len().min(OVERSIZED_HEAD_BYTES)].to_vec(),
         }
     }
 }
@@ -636,13 +661,51 @@ mod tests {
         let err = parser
             .push(b"data: 0123456\ndata: 789abcd\n", |e| events.push(e))
             .unwrap_err();
-        assert!(matches!(err, SseError::EventTooLarge { limit: 16 }));
+        assert!(matches!(err, SseError::EventTooLarge { limit: 16, .. }));
         // The rest of the oversized event is skipped, whatever it holds.
         parser
             .push(b"data: more\nevent: x\n", |e| events.push(e))
             .unwrap();
         parser.push(b"\ndata: ok\n\n", |e| events.push(e)).unwrap();
         assert_eq!(events, [message("ok")]);
+    }
+
+    #[test]
+    fn an_oversized_event_keeps_the_head_of_its_data() {
+        let head = |chunks: &[&[u8]]| {
+            let mut parser = SseParser::new(64);
+            let mut error = None;
+            for chunk in chunks {
+                if let Err(SseError::EventTooLarge { head, .. }) = parser.push(chunk, |_| {}) {
+                    error = Some(String::from_utf8(head).unwrap());
+                }
+            }
+            error.expect("too large")
+        };
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"result":"{}"}}"#,
+            "x".repeat(100)
+        );
+        // One data line too long, whole in the chunk or cut in two.
+        let expected = &big[..64.min(big.len())];
+        let line = format!("data: {big}\n\n");
+        assert!(head(&[line.as_bytes()]).starts_with(r#"{"jsonrpc":"2.0","id":7"#));
+        let (a, b) = line.split_at(30);
+        assert!(head(&[a.as_bytes(), b.as_bytes()]).starts_with(r#"{"jsonrpc":"2.0","id":7"#));
+        // Several data lines that only together pass the limit: the data kept so far.
+        let split = format!("data: {}\ndata: {}\n\n", &big[..40], &big[40..80]);
+        assert!(head(&[split.as_bytes()]).starts_with(&expected[..40]));
+        // At most OVERSIZED_HEAD_BYTES, whatever the limit.
+        let mut parser = SseParser::new(1000);
+        let huge = format!("data: {}\n\n", "y".repeat(2000));
+        let Err(SseError::EventTooLarge { head: kept, .. }) = parser.push(huge.as_bytes(), |_| {})
+        else {
+            panic!("too large");
+        };
+        assert_eq!(kept.len(), OVERSIZED_HEAD_BYTES);
+        // A line that is not data has no head to give.
+        let comment = format!("event: {}\n", "z".repeat(100));
+        assert_eq!(head(&[comment.as_bytes()]), "");
     }
 
     #[test]
@@ -673,7 +736,7 @@ mod tests {
         let mut events = Vec::new();
         parser.push(b"data: 01234567", |e| events.push(e)).unwrap();
         let err = parser.push(b"89abcdef", |e| events.push(e)).unwrap_err();
-        assert!(matches!(err, SseError::EventTooLarge { limit: 16 }));
+        assert!(matches!(err, SseError::EventTooLarge { limit: 16, .. }));
         // Nothing more is buffered however long the line goes on.
         for _ in 0..100 {
             parser.push(&[b'x'; 1000], |e| events.push(e)).unwrap();

@@ -83,9 +83,13 @@ impl Inner {
                         }
                     }
                     Ok(None) => break,
-                    Err(e @ Error::MessageTooLarge { .. }) => {
-                        // That event is skipped; the stream goes on.
-                        self.inbox.error(&e);
+                    Err(e @ Error::MessageTooLarge { limit }) => {
+                        // That event is skipped; the stream goes on. The request it answered
+                        // (its id is near the start) fails now rather than at its timeout.
+                        match stream.take_oversized_head() {
+                            Some(head) => self.inbox.too_large(&head, limit),
+                            None => self.inbox.error(&e),
+                        }
                         end.error = Some(e);
                     }
                     Err(e) => {

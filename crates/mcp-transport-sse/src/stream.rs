@@ -88,9 +88,13 @@ impl Inner {
                     tracing::debug!(event = %event.event, "ignoring an SSE event");
                 }
                 Ok(None) => break "the legacy SSE stream ended",
-                Err(e @ Error::MessageTooLarge { .. }) => {
-                    // That event was skipped; the stream goes on.
-                    self.inbox.error(&e);
+                Err(e @ Error::MessageTooLarge { limit }) => {
+                    // That event was skipped; the stream goes on. The request it answered
+                    // (its id is near the start) fails now rather than at its timeout.
+                    match stream.take_oversized_head() {
+                        Some(head) => self.inbox.too_large(&head, limit),
+                        None => self.inbox.error(&e),
+                    }
                 }
                 Err(e) => {
                     if !self.inbox.is_closed() {

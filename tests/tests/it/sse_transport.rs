@@ -67,6 +67,35 @@ async fn relative_endpoint_is_resolved() {
 }
 
 #[tokio::test]
+async fn an_oversized_answer_fails_its_request_at_once_and_the_stream_goes_on() {
+    let server = HttpServer::legacy_sse(&[]).await;
+    let recorder = Arc::new(Recorder::default());
+    // A timeout far beyond `bounded`: only the early failure can end the call in time.
+    let config = config(&server.url)
+        .with_max_sse_event_bytes(512)
+        .with_timeout(Some(Duration::from_secs(600)));
+    let transport = bounded(SseTransport::connect(config, recorder.clone()))
+        .await
+        .expect("connect over legacy SSE");
+    let params = serde_json::json!({"name": "echo", "arguments": {"text": "x".repeat(4096)}});
+    let params = serde_json::value::to_raw_value(&params).unwrap();
+    let err = bounded(transport.request("tools/call", Some(params), RequestOptions::new()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::MessageTooLarge { limit: 512 }),
+        "{err}"
+    );
+    // The event was skipped; the stream still carries the next answer.
+    let pong = bounded(transport.request("ping", None, RequestOptions::new()))
+        .await
+        .unwrap();
+    assert_eq!(pong.get(), "{}");
+    assert_eq!(transport.pending_len(), 0);
+    transport.close().await;
+}
+
+#[tokio::test]
 async fn absolute_endpoint_is_used() {
     let server = HttpServer::legacy_sse(&["--absolute-endpoint"]).await;
     let (transport, _rec) = connect(&server.url).await;

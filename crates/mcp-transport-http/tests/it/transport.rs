@@ -922,6 +922,30 @@ async fn oversized_sse_event_is_rejected() {
 }
 
 #[tokio::test]
+async fn an_oversized_sse_answer_fails_its_request_while_the_stream_stays_open() {
+    let server = TestServer::start(Faults::default()).await;
+    let rec = Recorder::new();
+    // A timeout far beyond the test's own bound: only the early failure can end the call.
+    let cfg = config(&server)
+        .with_max_sse_event_bytes(1024)
+        .with_timeout(Some(Duration::from_secs(600)));
+    let t = connect(cfg, &rec).await;
+    initialize(&t).await;
+    let err = tokio::time::timeout(
+        Duration::from_secs(30),
+        call(&t, "test/big_then_hang", json!({"size": 4096})),
+    )
+    .await
+    .expect("failed at once, not at its timeout")
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::MessageTooLarge { limit: 1024 }),
+        "{err}"
+    );
+    assert_eq!(t.pending_len(), 0);
+}
+
+#[tokio::test]
 async fn connection_refused_is_connect_error() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();

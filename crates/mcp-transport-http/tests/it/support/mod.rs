@@ -629,6 +629,17 @@ async fn handle_post(state: &Arc<State>, faults: &Faults, body: &str) -> Respons
             let size = params["size"].as_u64().unwrap_or(1024) as usize;
             answer(result(&id, json!({"pad": "x".repeat(size)})))
         }
+        "test/big_then_hang" => {
+            // The answer as one SSE event, then the stream stays open.
+            let size = params["size"].as_u64().unwrap_or(1024) as usize;
+            let (response, tx) = sse_response();
+            let event = sse_event(&result(&id, json!({"pad": "x".repeat(size)})), None);
+            tokio::spawn(async move {
+                let _ = tx.send(Bytes::from(event));
+                tx.closed().await;
+            });
+            response
+        }
         "test/drop_after_priming" => {
             let n = state.next_event.fetch_add(1, Ordering::SeqCst) + 1;
             let prime_id = format!("ev-{n}");
