@@ -35,6 +35,7 @@ mod auth;
 mod body;
 mod call_mcp;
 mod client;
+mod config_builders;
 mod connector;
 mod h1_pool;
 mod headers;
@@ -58,6 +59,13 @@ pub use headers::{CustomHeaders, RedactedHeaders, origin, same_origin, shown};
 pub use response_body::ResponseBody;
 pub use sender::{HttpSender, MAX_REDIRECTS};
 pub use sse_stream::SseStream;
+
+/// What [`remote_config_builders!`] names from other crates, so the crates that expand it
+/// need no direct dependency of their own for it.
+#[doc(hidden)]
+pub mod __private {
+    pub use mcp_jsonrpc::IdFormat;
+}
 
 /// Re-exported so users of this crate name the same versions.
 pub use {bytes, http as http_types, hyper, url};

@@ -76,54 +76,7 @@ impl HttpConfig {
         }
     }
 
-    /// Add a request header.
-    #[must_use]
-    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-
-    /// Replace all configured headers.
-    #[must_use]
-    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> Self {
-        self.headers = headers;
-        self
-    }
-
-    /// Set the default request timeout (`None` disables it).
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// Set the id format.
-    #[must_use]
-    pub fn with_id_format(mut self, id_format: IdFormat) -> Self {
-        self.id_format = id_format;
-        self
-    }
-
-    /// Set the body size bound.
-    #[must_use]
-    pub fn with_max_body_bytes(mut self, max: usize) -> Self {
-        self.max_body_bytes = max;
-        self
-    }
-
-    /// Set the SSE event size bound.
-    #[must_use]
-    pub fn with_max_sse_event_bytes(mut self, max: usize) -> Self {
-        self.max_sse_event_bytes = max;
-        self
-    }
-
-    /// Install an auth-error hook.
-    #[must_use]
-    pub fn with_auth(mut self, hook: Arc<dyn AuthHook>) -> Self {
-        self.auth = Some(hook);
-        self
-    }
+    mcp_http::remote_config_builders!();
 
     /// Open (or not) the background GET stream after initialization.
     #[must_use]
@@ -143,20 +96,6 @@ impl HttpConfig {
     #[must_use]
     pub fn with_default_resume_delay(mut self, delay: Duration) -> Self {
         self.default_resume_delay = delay;
-        self
-    }
-
-    /// Set the proxy settings.
-    #[must_use]
-    pub fn with_proxy(mut self, proxy: ProxyMode) -> Self {
-        self.proxy = proxy;
-        self
-    }
-
-    /// Trust an extra root certificate (DER), e.g. a private CA.
-    #[must_use]
-    pub fn with_extra_root_cert_der(mut self, der: Vec<u8>) -> Self {
-        self.extra_root_certs_der.push(der);
         self
     }
 }
