@@ -227,7 +227,7 @@ impl Client {
         options: RequestOptions,
     ) -> Result<R, Error> {
         let params = mcp_types::to_raw(params)
-            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
         let raw = self.request_raw(method, Some(params), options).await?;
         decode(method, &raw)
     }
@@ -241,7 +241,7 @@ impl Client {
         let params = params
             .map(mcp_types::to_raw)
             .transpose()
-            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
         self.inner.connection.session.notify(method, params).await
     }
 
@@ -300,7 +300,7 @@ impl Client {
             Some(serde_json::Value::Object(map)) => params = params.with_arguments(map),
             Some(serde_json::Value::Null) | None => {}
             Some(other) => {
-                return Err(Error::Protocol(format!(
+                return Err(Error::InvalidArgument(format!(
                     "tool arguments must be a JSON object, not {other}"
                 )));
             }
@@ -497,7 +497,7 @@ impl Client {
         let params = cursor
             .map(|c| mcp_types::to_raw(&PaginatedRequestParams::default().with_cursor(c)))
             .transpose()
-            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
         self.request_raw(method, params, RequestOptions::new())
             .await
     }

@@ -18,7 +18,7 @@ pub(crate) async fn initialize(
         options.capabilities(),
         options.client_info.clone(),
     );
-    let params = mcp_types::to_raw(&params).map_err(|e| Error::Protocol(e.to_string()))?;
+    let params = mcp_types::to_raw(&params).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     let raw = match connection
         .session
         .request(

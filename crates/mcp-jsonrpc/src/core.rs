@@ -270,7 +270,9 @@ pub fn encode_reply(id: &RequestId, outcome: &Result<Box<RawValue>, ErrorObject>
 fn with_progress_token(params: Option<&RawValue>, id: &RequestId) -> Result<Box<RawValue>, Error> {
     let mut object: Map<String, Value> = match params {
         Some(raw) => serde_json::from_str(raw.get()).map_err(|_| {
-            Error::Protocol("request params must be a JSON object to carry a progress token".into())
+            Error::InvalidArgument(
+                "request params must be a JSON object to carry a progress token".into(),
+            )
         })?,
         None => Map::new(),
     };
@@ -278,7 +280,7 @@ fn with_progress_token(params: Option<&RawValue>, id: &RequestId) -> Result<Box<
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(meta) = meta else {
-        return Err(Error::Protocol(
+        return Err(Error::InvalidArgument(
             "request params have a `_meta` that is not an object".into(),
         ));
     };
@@ -286,7 +288,7 @@ fn with_progress_token(params: Option<&RawValue>, id: &RequestId) -> Result<Box<
         "progressToken".into(),
         serde_json::to_value(id).unwrap_or(Value::Null),
     );
-    mcp_types::to_raw(&object).map_err(|e| Error::Protocol(e.to_string()))
+    mcp_types::to_raw(&object).map_err(|e| Error::InvalidArgument(e.to_string()))
 }
 
 #[cfg(test)]

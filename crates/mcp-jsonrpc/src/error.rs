@@ -151,6 +151,10 @@ pub enum Error {
     /// A configuration value that cannot be used.
     #[error("invalid configuration: {0}")]
     Config(String),
+    /// The caller's own argument cannot be sent (tool arguments that are not an object,
+    /// params that do not encode as JSON): nothing was sent, and the server is not to blame.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
     /// An I/O error on the connection.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -206,6 +210,11 @@ impl Error {
         matches!(self, Self::Timeout { .. } | Self::HandshakeTimeout { .. })
     }
 
+    /// Whether the caller's own argument was refused before anything was sent.
+    pub fn is_invalid_argument(&self) -> bool {
+        matches!(self, Self::InvalidArgument(_))
+    }
+
     /// Whether the caller cancelled.
     pub fn is_cancelled(&self) -> bool {
         matches!(self, Self::Cancelled { .. })
@@ -241,6 +250,7 @@ impl Error {
             Self::PaginationAborted { .. } => "pagination",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
+            Self::InvalidArgument(_) => "invalid_argument",
             Self::Io(_) => "io",
         }
     }

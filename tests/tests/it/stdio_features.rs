@@ -39,6 +39,25 @@ async fn tools_list_and_call() {
 }
 
 #[tokio::test]
+async fn a_local_argument_mistake_is_invalid_argument_and_sends_nothing() {
+    let client = connect(&[]).await;
+    let err = bounded(client.call_tool("echo", Some(json!(["not", "an", "object"]))))
+        .await
+        .unwrap_err();
+    assert!(err.is_invalid_argument(), "{err}");
+    assert_eq!(err.kind(), "invalid_argument");
+    // Nothing reached the server: its log holds the handshake and this call only.
+    let log = bounded(client.call_tool("server_log", None)).await.unwrap();
+    let methods: Vec<String> = serde_json::from_str(&log.text()).unwrap();
+    assert_eq!(
+        methods.iter().filter(|m| *m == "tools/call").count(),
+        1,
+        "{methods:?}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
 async fn pagination_follows_cursors_to_the_end() {
     let client = connect(&["--page-size", "2"]).await;
     let first = bounded(client.list_tools(None)).await.unwrap();

@@ -62,17 +62,17 @@ impl Client {
             if let Some(ttl) = options.ttl_ms {
                 metadata = metadata.with_ttl(ttl);
             }
-            params.task = Some(
-                serde_json::to_value(metadata)
-                    .map_err(|e| Error::Protocol(format!("cannot encode task metadata: {e}")))?,
-            );
+            params.task = Some(serde_json::to_value(metadata).map_err(|e| {
+                Error::InvalidArgument(format!("cannot encode task metadata: {e}"))
+            })?);
         }
         // Our own token rather than the transport's: the transport forgets a request's token
         // once it is answered, and a task's progress goes on long after `CreateTaskResult`.
         let progress_token = request.on_progress.as_ref().map(|_| next_progress_token());
         if let Some(token) = &progress_token {
-            let token = serde_json::to_value(token)
-                .map_err(|e| Error::Protocol(format!("cannot encode progress token: {e}")))?;
+            let token = serde_json::to_value(token).map_err(|e| {
+                Error::InvalidArgument(format!("cannot encode progress token: {e}"))
+            })?;
             params
                 .meta
                 .get_or_insert_with(Default::default)
