@@ -33,6 +33,8 @@ impl Run {
             .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}", self.stdout))
     }
 
+    // Used by tests/cli.rs, which shares this module.
+    #[allow(dead_code)]
     pub fn stderr_lines(&self) -> Vec<&str> {
         self.stderr.lines().collect()
     }
