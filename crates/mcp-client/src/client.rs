@@ -108,6 +108,9 @@ impl Client {
             }
         };
         let session = negotiated.result;
+        if negotiated.era == Era::Modern {
+            dispatcher.set_modern();
+        }
         let modern = (negotiated.era == Era::Modern).then(|| Modern {
             version: session.protocol_version.clone(),
             meta: ModernMeta::new(&session.protocol_version, dispatcher.options()),

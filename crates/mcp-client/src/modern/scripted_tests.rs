@@ -307,3 +307,62 @@ async fn endless_input_required_fails_past_the_bound() {
     );
     assert_eq!(methods(&sent).len(), 1 + 3);
 }
+
+#[tokio::test]
+async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
+    use mcp_types::subscriptions::SubscriptionFilter;
+    let inbox_slot: Arc<Mutex<Option<Value>>> = Arc::default();
+    let seen = Arc::clone(&inbox_slot);
+    let (client, sent) = connect(options(), move |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        Some("subscriptions/listen") => {
+            // Held open: no result; the test looks at the request.
+            *seen.lock().unwrap() = Some(m.clone());
+            None
+        }
+        _ => None,
+    })
+    .await;
+    let client = client.unwrap();
+    let subscription = client
+        .listen(SubscriptionFilter::list_changes().with_resource("file:///a"))
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while inbox_slot.lock().unwrap().is_none() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the listen request went out");
+    let request = inbox_slot.lock().unwrap().clone().unwrap();
+    assert_eq!(request["params"]["notifications"]["toolsListChanged"], true);
+    assert_eq!(
+        request["params"]["notifications"]["resourceSubscriptions"][0],
+        "file:///a"
+    );
+    assert!(request["params"]["_meta"].is_object());
+    drop(subscription);
+    // Cancelled: on this stdio-like pipe, with notifications/cancelled naming it.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !methods(&sent).contains(&"notifications/cancelled".to_owned()) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the dropped subscription was cancelled");
+    let cancelled = sent
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .cloned()
+        .unwrap();
+    assert_eq!(cancelled["params"]["requestId"], request["id"]);
+
+    let (legacy, _) = connect(options(), legacy_script).await;
+    assert!(matches!(
+        legacy.unwrap().listen(SubscriptionFilter::default()).await,
+        Err(Error::NotInRevision { .. })
+    ));
+}
