@@ -366,3 +366,80 @@ async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
         Err(Error::NotInRevision { .. })
     ));
 }
+
+/// A pipe whose first reply stream "breaks" (the request fails with `NoResponse`, as the
+/// HTTP transport reports it), then answers.
+#[derive(Debug)]
+struct Breaks {
+    inbox: Inbox,
+    ids: Mutex<Vec<Value>>,
+}
+
+impl Transport for Breaks {
+    fn send(&self, frame: Outbound) -> Sent {
+        let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
+        let first = {
+            let mut ids = self.ids.lock().unwrap();
+            ids.push(message["id"].clone());
+            ids.len() == 1
+        };
+        if let mcp_jsonrpc::FrameKind::Request(id) = frame.kind {
+            if first {
+                let failed = self.inbox.fail(&id, Error::NoResponse { id: id.clone() });
+                assert!(failed);
+            } else {
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}});
+                self.inbox.receive(serde_json::to_vec(&reply).unwrap());
+            }
+        }
+        Sent::Done(Ok(()))
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
+    fn kind(&self) -> &'static str {
+        "breaks"
+    }
+}
+
+#[tokio::test]
+async fn over_http_a_broken_reply_stream_is_reissued_once_with_a_new_id() {
+    let handler = crate::dispatcher::Dispatcher::new(options());
+    let session = mcp_jsonrpc::Session::open(
+        SessionOptions::new().with_timeout(Some(Duration::from_secs(5))),
+        handler as Arc<dyn mcp_jsonrpc::TransportHandler>,
+        |inbox| async move {
+            Ok(Breaks {
+                inbox,
+                ids: Mutex::default(),
+            })
+        },
+    )
+    .await
+    .unwrap();
+    let modern = super::Modern {
+        version: "2026-07-28".into(),
+        meta: super::ModernMeta::new("2026-07-28", &options()),
+        http: true,
+        tool_headers: super::ToolHeaders::default(),
+    };
+    let dispatcher = crate::dispatcher::Dispatcher::new(options());
+    let pipe = Arc::clone(session.transport());
+    let session = session.into_dyn();
+    let raw = modern
+        .request(
+            &session,
+            &dispatcher,
+            "tools/list",
+            None,
+            mcp_jsonrpc::RequestOptions::new(),
+        )
+        .await
+        .unwrap();
+    assert!(raw.get().contains("tools"));
+    let ids = pipe.ids.lock().unwrap().clone();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_ne!(ids[0], ids[1], "the re-issued request has a new id");
+}
