@@ -158,6 +158,13 @@ fn is_cancellation(frame: &[u8]) -> bool {
     frame.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/cancelled""#)
 }
 
+impl Drop for HttpTransport {
+    fn drop(&mut self) {
+        // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
+        self.inner.tasks.abort();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -168,12 +175,5 @@ mod tests {
         frame.clear();
         mcp_types::encode_notification(&mut frame, "notifications/initialized", None);
         assert!(!super::is_cancellation(&frame));
-    }
-}
-
-impl Drop for HttpTransport {
-    fn drop(&mut self) {
-        // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.tasks.abort();
     }
 }
