@@ -31,6 +31,9 @@ pub(crate) struct Dispatcher {
     notifications: broadcast::Sender<ServerNotification>,
     in_flight: InFlightServerRequests,
     closed: watch::Sender<bool>,
+    /// The connection speaks 2026-07-28: servers send no requests, and the client sends no
+    /// responses (input reaches it through multi round-trip results instead).
+    modern: std::sync::atomic::AtomicBool,
 }
 
 impl Dispatcher {
@@ -42,6 +45,7 @@ impl Dispatcher {
             notifications: broadcast::channel(NOTIFICATION_BUFFER).0,
             in_flight: Arc::default(),
             closed: watch::channel(false).0,
+            modern: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -57,6 +61,12 @@ impl Dispatcher {
         self.closed.subscribe()
     }
 
+    /// From now on, server requests go unanswered (2026-07-28).
+    pub(crate) fn set_modern(&self) {
+        self.modern
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
     pub(crate) fn set_roots(&self, roots: Vec<Root>) {
         *self.roots.write().unwrap_or_else(|p| p.into_inner()) = roots;
     }
@@ -65,7 +75,11 @@ impl Dispatcher {
         self.roots.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    fn answer(&self, request: Request) -> BoxFuture<'static, Result<Box<RawValue>, ErrorObject>> {
+    /// The answer to a standard server request (also an MRTR input request at 2026-07-28).
+    pub(crate) fn answer(
+        &self,
+        request: Request,
+    ) -> BoxFuture<'static, Result<Box<RawValue>, ErrorObject>> {
         let id = request.id.clone();
         match request.method.as_str() {
             methods::PING => ready(Ok(mcp_types::empty_object())),
@@ -174,6 +188,14 @@ impl TransportHandler for Dispatcher {
     }
 
     fn on_request(&self, request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
+        if self.modern.load(std::sync::atomic::Ordering::Acquire) {
+            tracing::debug!(
+                target: "mcp::client",
+                method = %request.method,
+                "server request ignored: revision 2026-07-28 has none"
+            );
+            return ready(ServerRequestOutcome::Suppressed);
+        }
         let id = request.id.clone();
         let cancel = CancelToken::new();
         self.in_flight

@@ -45,12 +45,14 @@ mod detect;
 mod dispatcher;
 mod handlers;
 mod handshake;
+mod modern;
 mod notification;
 mod options;
 mod output_schema;
 mod pages;
 mod redact;
 pub mod skills;
+mod subscription;
 pub mod tasks;
 
 pub use client::Client;
@@ -63,9 +65,14 @@ pub use mcp_jsonrpc::{
 pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]
 pub use mcp_transport_stdio::StdioConfig;
+pub use mcp_types::Era;
 pub use notification::ServerNotification;
-pub use options::{ClientOptions, NotificationCallback};
+pub use options::{
+    ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,
+    NotificationCallback,
+};
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
 pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
+pub use subscription::Subscription;
 pub use tasks::{TaskHandle, TaskOptions};

@@ -41,6 +41,10 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: Option<Duration>,
     /// When set, receives the result as the server sent it.
     pub raw_result: Option<RawResultSlot>,
+    /// Extra transport headers for this request, `(name, value)`: Streamable HTTP at
+    /// 2026-07-28 sends them (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports
+    /// ignore them. Values must already be encoded as the specification says.
+    pub transport_headers: Vec<(String, String)>,
 }
 
 impl RequestOptions {
@@ -130,6 +134,19 @@ impl fmt::Debug for RawResultSlot {
     }
 }
 
+impl RequestOptions {
+    /// Add a transport header (see [`RequestOptions::transport_headers`]).
+    #[must_use]
+    pub fn with_transport_header(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.transport_headers.push((name.into(), value.into()));
+        self
+    }
+}
+
 impl fmt::Debug for RequestOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RequestOptions")
@@ -138,6 +155,7 @@ impl fmt::Debug for RequestOptions {
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("raw_result", &self.raw_result.is_some())
+            .field("transport_headers", &self.transport_headers.len())
             .finish()
     }
 }

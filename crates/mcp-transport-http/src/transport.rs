@@ -14,8 +14,13 @@ use crate::HttpConfig;
 use crate::inner::Inner;
 use crate::wire::Outgoing;
 
-/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2025-11-25): the
+/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2026-07-28): the
 /// message pipe under a [`Session`].
+///
+/// At 2026-07-28 (told by [`HttpSessionControl::protocol_negotiated`]) the transport is
+/// stateless: it keeps no session id, opens no GET stream and sends no DELETE; each request
+/// carries the headers its frame names (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and a
+/// JSON-RPC error in a 4xx/5xx body is that request's [`Error::Rpc`].
 ///
 /// Every message is its own POST; replies come back as JSON or as an SSE stream. After
 /// [`HttpSessionControl::protocol_negotiated`] the transport sends `MCP-Protocol-Version`
@@ -75,12 +80,20 @@ impl HttpTransport {
 
 impl Transport for HttpTransport {
     fn send(&self, frame: Outbound) -> Sent {
+        if frame.kind == FrameKind::Notification
+            && self.inner.stateless.load(Ordering::Relaxed)
+            && is_cancellation(&frame.bytes)
+        {
+            // 2026-07-28: closing the request's reply stream (the session drops the
+            // exchange) is the cancellation; no `notifications/cancelled` is sent.
+            return Sent::Done(Ok(()));
+        }
         let inner = Arc::clone(&self.inner);
         let body = Bytes::from(frame.bytes);
         Sent::Pending(match frame.kind {
             // The POST runs inside the request's own future, beside its wait: no task per
             // request.
-            FrameKind::Request(id) => Box::pin(inner.post_request(body, id)),
+            FrameKind::Request(id) => Box::pin(inner.post_request(body, id, frame.headers)),
             _ => Box::pin(async move { inner.post_notification(body).await }),
         })
     }
@@ -121,7 +134,12 @@ impl HttpSessionControl for HttpTransport {
     fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             self.inner.set_protocol(Some(version));
-            self.inner.start_listener().await;
+            // 2026-07-28 is stateless: no session, no GET stream, no DELETE.
+            let modern = mcp_types::Era::of(version) == Some(mcp_types::Era::Modern);
+            self.inner.stateless.store(modern, Ordering::SeqCst);
+            if !modern {
+                self.inner.start_listener().await;
+            }
         })
     }
 
@@ -134,9 +152,28 @@ impl HttpSessionControl for HttpTransport {
     }
 }
 
+/// Whether an encoded notification is `notifications/cancelled` (the session's encoder
+/// writes the method right after `"jsonrpc":"2.0"`, compactly).
+fn is_cancellation(frame: &[u8]) -> bool {
+    frame.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/cancelled""#)
+}
+
 impl Drop for HttpTransport {
     fn drop(&mut self) {
         // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
         self.inner.tasks.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cancellation_is_recognised_from_the_sessions_encoding() {
+        let mut frame = Vec::new();
+        mcp_types::encode_notification(&mut frame, "notifications/cancelled", None);
+        assert!(super::is_cancellation(&frame));
+        frame.clear();
+        mcp_types::encode_notification(&mut frame, "notifications/initialized", None);
+        assert!(!super::is_cancellation(&frame));
     }
 }
