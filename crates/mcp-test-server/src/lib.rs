@@ -33,6 +33,7 @@ mod dispatch;
 mod http;
 mod lifecycle;
 mod logging;
+mod modern;
 mod options;
 mod pagination;
 mod prompts;
@@ -49,7 +50,7 @@ mod tools;
 
 pub use cli::main_with_args;
 pub use http::{serve_http, serve_legacy_sse};
-pub use options::{BearerToken, ServerOptions};
+pub use options::{BearerToken, Era, ServerOptions};
 pub use server::Server;
 pub use sink::{OutFrame, Sink};
 pub use stdio::{serve, serve_stdio};

@@ -17,6 +17,7 @@ use crate::child::ChildProcess;
 use crate::client_requests::{ClientRequests, Delivery, lock};
 use crate::dispatch::{self, Ctx};
 use crate::http::RequestLog;
+use crate::modern::{self, listen::Listeners};
 use crate::options::ServerOptions;
 use crate::sink::Sink;
 use crate::state::State;
@@ -42,6 +43,8 @@ pub(crate) struct Core {
     pub(crate) tasks: TaskStore,
     stray_ids: AtomicU64,
     pub(crate) frontend: Frontend,
+    /// Open `subscriptions/listen` streams (2026-07-28).
+    pub(crate) listeners: Listeners,
 }
 
 /// What a front end other than stdio adds to a session.
@@ -89,6 +92,7 @@ impl Server {
                 tasks: TaskStore::default(),
                 stray_ids: AtomicU64::new(0),
                 frontend,
+                listeners: Listeners::default(),
             }),
         }
     }
@@ -213,10 +217,23 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
             )),
         },
     };
-    let outcome = match params {
-        Err(e) => Outcome::Reply(Err(e)),
-        Ok(params) => {
-            let ctx = Ctx::new(Arc::clone(&core), sink.clone(), &params);
+    let meta = match &params {
+        Ok(params) if modern::is_modern(&core.options, &request.method, params) => {
+            Some(modern::check(&core.options, &request.method, params))
+        }
+        _ => None,
+    };
+    let modern = meta.is_some();
+    let outcome = match (params, meta) {
+        (Err(e), _) | (_, Some(Err(e))) => Outcome::Reply(Err(e)),
+        (Ok(params), meta) => {
+            let ctx = Ctx::new(
+                Arc::clone(&core),
+                sink.clone(),
+                &params,
+                request.id.clone(),
+                meta.and_then(Result::ok),
+            );
             let work = dispatch::dispatch(&ctx, &request.method, params);
             if core.options.ignore_cancel {
                 work.await
@@ -224,6 +241,8 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
                 tokio::select! {
                     outcome = work => outcome,
                     () = cancel.notified() => Outcome::Silent,
+                    // 2026-07-28 over HTTP: the client closing the reply stream cancels.
+                    () = sink.closed(), if modern => Outcome::Silent,
                 }
             }
         }
