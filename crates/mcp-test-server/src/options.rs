@@ -17,7 +17,8 @@ use clap::Parser;
     about = "A Model Context Protocol server over stdio or HTTP, for tests and demos.",
     long_about = "A Model Context Protocol server (revision 2025-11-25, older revisions \
                   answered too) speaking newline-delimited JSON-RPC on stdin/stdout, or \
-                  Streamable HTTP with --http, or legacy HTTP+SSE with --legacy-sse. Without \
+                  Streamable HTTP with --http, or legacy HTTP+SSE with --legacy-sse; with \
+                  --era modern or --era dual it speaks revision 2026-07-28 too. Without \
                   flags it is a well-behaved demo server; the fault flags make it misbehave \
                   in the ways real servers do. Stderr carries diagnostics only."
 )]
