@@ -7,7 +7,7 @@ use mcp_jsonrpc::{
     Error, Inbox, RequestOptions, Session, SessionOptions, Transport, TransportHandler,
 };
 use mcp_types::{
-    CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
+    CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult, Era,
     GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
     PaginatedRequestParams, Prompt, RawResult, RawValue, ReadResourceRequestParams,
@@ -22,6 +22,7 @@ use crate::capability;
 use crate::connection::Connection;
 use crate::dispatcher::Dispatcher;
 use crate::handshake;
+use crate::modern::{Modern, ModernMeta, ToolHeaders};
 use crate::output_schema::OutputSchemas;
 use crate::pages::{self, Page};
 use crate::{ClientOptions, ServerNotification};
@@ -58,6 +59,8 @@ struct Inner {
     generation: AtomicU64,
     reinit: AsyncMutex<()>,
     output_schemas: OutputSchemas,
+    /// Set when the connection speaks 2026-07-28.
+    modern: Option<Modern>,
 }
 
 impl std::fmt::Debug for Client {
@@ -66,6 +69,7 @@ impl std::fmt::Debug for Client {
             .field("transport", &self.transport_kind())
             .field("server", &self.server_info().name)
             .field("protocol_version", &self.protocol_version())
+            .field("era", &self.era())
             .finish()
     }
 }
@@ -96,13 +100,20 @@ impl Client {
         connection: Connection,
         dispatcher: Arc<Dispatcher>,
     ) -> Result<Self, Error> {
-        let session = match handshake::initialize(&connection, dispatcher.options()).await {
-            Ok(session) => session,
+        let negotiated = match handshake::negotiate(&connection, dispatcher.options()).await {
+            Ok(negotiated) => negotiated,
             Err(e) => {
                 connection.session.close().await;
                 return Err(e);
             }
         };
+        let session = negotiated.result;
+        let modern = (negotiated.era == Era::Modern).then(|| Modern {
+            version: session.protocol_version.clone(),
+            meta: ModernMeta::new(&session.protocol_version, dispatcher.options()),
+            http: connection.http.is_some(),
+            tool_headers: ToolHeaders::default(),
+        });
         Ok(Self {
             inner: Arc::new(Inner {
                 connection,
@@ -111,6 +122,7 @@ impl Client {
                 generation: AtomicU64::new(0),
                 reinit: AsyncMutex::new(()),
                 output_schemas: OutputSchemas::default(),
+                modern,
             }),
         })
     }
@@ -119,7 +131,8 @@ impl Client {
         Arc::clone(&self.inner.session.read().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// The server's `initialize` answer: name, version, capabilities, instructions.
+    /// The server's `initialize` answer: name, version, capabilities, instructions. For a
+    /// 2026-07-28 server, the same built from its `server/discover` answer.
     pub fn initialize_result(&self) -> Arc<InitializeResult> {
         self.session()
     }
@@ -142,6 +155,16 @@ impl Client {
     /// The negotiated protocol revision.
     pub fn protocol_version(&self) -> String {
         self.session().protocol_version.clone()
+    }
+
+    /// The negotiated era: legacy (`initialize`, 2025-11-25 and earlier) or modern
+    /// (stateless, 2026-07-28).
+    pub fn era(&self) -> Era {
+        if self.inner.modern.is_some() {
+            Era::Modern
+        } else {
+            Era::Legacy
+        }
     }
 
     /// The transport in use: `"stdio"`, `"http"`, `"sse"` (after auto-detection, the one
@@ -183,7 +206,8 @@ impl Client {
     /// when the client declared `roots.listChanged`.
     pub async fn set_roots(&self, roots: Vec<Root>) -> Result<(), Error> {
         self.inner.dispatcher.set_roots(roots);
-        if self.inner.dispatcher.options().roots.is_some() {
+        // 2026-07-28 has no roots notification: the server asks for roots in each request.
+        if self.inner.dispatcher.options().roots.is_some() && self.inner.modern.is_none() {
             self.inner
                 .connection
                 .session
@@ -201,8 +225,18 @@ impl Client {
         params: Option<Box<RawValue>>,
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
+        if let Some(modern) = &self.inner.modern {
+            modern.refuse_removed(method)?;
+        }
         capability::require(&self.session().capabilities, method)?;
         let options = self.inner.dispatcher.options().request_options(options);
+        if let Some(modern) = &self.inner.modern {
+            let session = &self.inner.connection.session;
+            return modern
+                .request(session, &self.inner.dispatcher, method, params, options)
+                .await
+                .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()));
+        }
         let generation = self.inner.generation.load(Ordering::Acquire);
         let session = &self.inner.connection.session;
         // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
@@ -238,6 +272,9 @@ impl Client {
         method: &str,
         params: Option<&P>,
     ) -> Result<(), Error> {
+        if let Some(modern) = &self.inner.modern {
+            modern.refuse_removed(method)?;
+        }
         let params = params
             .map(mcp_types::to_raw)
             .transpose()
@@ -275,18 +312,28 @@ impl Client {
 
     /// One page of `tools/list`. Output schemas are remembered for [`call_tool`](Self::call_tool).
     pub async fn list_tools(&self, cursor: Option<String>) -> Result<ListToolsResult, Error> {
-        let result: ListToolsResult = self.paged(methods::TOOLS_LIST, cursor).await?;
+        let mut result: ListToolsResult = self.paged(methods::TOOLS_LIST, cursor).await?;
+        self.vet_tools(&mut result.tools);
         self.inner.output_schemas.learn(&result.tools);
         Ok(result)
     }
 
     /// Every tool, following `nextCursor` to the end.
     pub async fn list_all_tools(&self) -> Result<Vec<Tool>, Error> {
-        self.all_pages(methods::TOOLS_LIST, |page: ListToolsResult| {
+        self.all_pages(methods::TOOLS_LIST, |mut page: ListToolsResult| {
+            self.vet_tools(&mut page.tools);
             self.inner.output_schemas.learn(&page.tools);
             (page.tools, page.next_cursor)
         })
         .await
+    }
+
+    /// Streamable HTTP at 2026-07-28: leave out tools whose `x-mcp-header` annotations are
+    /// invalid (with a warning) and remember the others' header parameters.
+    fn vet_tools(&self, tools: &mut Vec<Tool>) {
+        if let Some(modern) = self.inner.modern.as_ref().filter(|m| m.http) {
+            modern.tool_headers.vet(tools);
+        }
     }
 
     /// `tools/call` with the given arguments (an object, or `None`).

@@ -65,7 +65,11 @@ impl Dispatcher {
         self.roots.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    fn answer(&self, request: Request) -> BoxFuture<'static, Result<Box<RawValue>, ErrorObject>> {
+    /// The answer to a standard server request (also an MRTR input request at 2026-07-28).
+    pub(crate) fn answer(
+        &self,
+        request: Request,
+    ) -> BoxFuture<'static, Result<Box<RawValue>, ErrorObject>> {
         let id = request.id.clone();
         match request.method.as_str() {
             methods::PING => ready(Ok(mcp_types::empty_object())),

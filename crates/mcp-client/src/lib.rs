@@ -45,6 +45,7 @@ mod detect;
 mod dispatcher;
 mod handlers;
 mod handshake;
+mod modern;
 mod notification;
 mod options;
 mod output_schema;
@@ -61,8 +62,12 @@ pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
 pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]
 pub use mcp_transport_stdio::StdioConfig;
+pub use mcp_types::Era;
 pub use notification::ServerNotification;
-pub use options::{ClientOptions, NotificationCallback};
+pub use options::{
+    ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,
+    NotificationCallback,
+};
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
 pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};

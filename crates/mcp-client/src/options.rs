@@ -11,6 +11,28 @@ use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Roo
 use crate::ServerNotification;
 use crate::handlers::{ElicitationHandler, ElicitationModes, SamplingHandler};
 
+/// Which protocol eras the client may speak (`2026-07-28/basic/versioning`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EraPreference {
+    /// Probe with `server/discover`; fall back to `initialize` on any error that is not a
+    /// modern protocol error, or on a timeout. The default.
+    #[default]
+    Auto,
+    /// Only the legacy `initialize` handshake (2024-11-05 to 2025-11-25); no probe.
+    LegacyOnly,
+    /// Only the stateless protocol (2026-07-28); a server that does not speak it fails the
+    /// connection.
+    ModernOnly,
+}
+
+/// The longest the `server/discover` probe waits before falling back to `initialize` (a
+/// legacy server may ignore a request that comes before `initialize`).
+pub const DEFAULT_DISCOVER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many `input_required` answers one request may get before it fails.
+pub const DEFAULT_MAX_INPUT_ROUNDS: usize = 8;
+
 /// Called for every server notification, on the transport's reader task: keep it short.
 pub type NotificationCallback = Arc<dyn Fn(&ServerNotification) + Send + Sync>;
 
@@ -42,6 +64,9 @@ pub struct ClientOptions {
     pub(crate) tasks: bool,
     pub(crate) tasks_for_optional_tools: bool,
     pub(crate) max_listing_bytes: usize,
+    pub(crate) era: EraPreference,
+    pub(crate) discover_timeout: Duration,
+    pub(crate) max_input_rounds: usize,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -61,9 +86,39 @@ impl ClientOptions {
             tasks: false,
             tasks_for_optional_tools: false,
             max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
+            era: EraPreference::Auto,
+            discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
+            max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
+    }
+
+    /// Which protocol eras to speak (default [`EraPreference::Auto`]).
+    #[must_use]
+    pub fn with_era(mut self, era: EraPreference) -> Self {
+        self.era = era;
+        self
+    }
+
+    /// How long the `server/discover` probe may take before the client falls back to
+    /// `initialize` (default [`DEFAULT_DISCOVER_TIMEOUT`], never more than the request
+    /// timeout).
+    #[must_use]
+    pub fn with_discover_timeout(mut self, timeout: Duration) -> Self {
+        self.discover_timeout = timeout;
+        self
+    }
+
+    /// How many times one multi round-trip request (2026-07-28) may answer
+    /// `input_required` before the call fails with [`Error::InputRoundsExceeded`]
+    /// (default [`DEFAULT_MAX_INPUT_ROUNDS`]).
+    ///
+    /// [`Error::InputRoundsExceeded`]: crate::Error::InputRoundsExceeded
+    #[must_use]
+    pub fn with_max_input_rounds(mut self, rounds: usize) -> Self {
+        self.max_input_rounds = rounds;
+        self
     }
 
     /// Expose these roots to the server (`roots/list`), and declare `roots.listChanged`:
@@ -214,6 +269,7 @@ impl fmt::Debug for ClientOptions {
             .field("tasks", &self.tasks)
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
             .field("max_listing_bytes", &self.max_listing_bytes)
+            .field("era", &self.era)
             .finish_non_exhaustive()
     }
 }

@@ -135,6 +135,31 @@ pub enum Error {
         /// Which bound the server ran into.
         reason: crate::PaginationAbort,
     },
+    /// The method does not exist in the negotiated revision (2026-07-28 removed `ping`,
+    /// `logging/setLevel`, `resources/subscribe`, ...): refused without a round trip.
+    #[error("{method} is not part of protocol revision {revision}")]
+    NotInRevision {
+        /// The method that was not sent.
+        method: String,
+        /// The negotiated revision.
+        revision: String,
+    },
+    /// The server and the client have no protocol revision in common (a modern server's
+    /// `supportedVersions` or `UnsupportedProtocolVersionError`, or the era the client was
+    /// limited to).
+    #[error("no protocol revision in common with the server (it speaks: {})", if offered.is_empty() { "nothing we know".to_owned() } else { offered.join(", ") })]
+    NoCommonVersion {
+        /// The revisions the server listed.
+        offered: Vec<String>,
+    },
+    /// A multi round-trip request (2026-07-28) still asked for input after this many rounds.
+    #[error("{method}: the server still asked for input after {rounds} rounds")]
+    InputRoundsExceeded {
+        /// The request, e.g. `tools/call`.
+        method: String,
+        /// The rounds answered.
+        rounds: usize,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -229,6 +254,9 @@ impl Error {
             Self::CapabilityNotSupported { .. } => "capability",
             Self::OutputSchemaMismatch { .. } => "output_schema",
             Self::PaginationAborted { .. } => "pagination",
+            Self::NotInRevision { .. } => "not_in_revision",
+            Self::NoCommonVersion { .. } => "unsupported_version",
+            Self::InputRoundsExceeded { .. } => "input_rounds",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
             Self::Io(_) => "io",

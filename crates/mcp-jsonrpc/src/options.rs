@@ -39,6 +39,10 @@ pub struct RequestOptions {
     /// When set, each progress notification restarts the timeout, but the whole call never
     /// runs longer than this hard maximum.
     pub reset_timeout_on_progress: Option<Duration>,
+    /// Extra transport headers for this request, `(name, value)`: Streamable HTTP at
+    /// 2026-07-28 sends them (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports
+    /// ignore them. Values must already be encoded as the specification says.
+    pub transport_headers: Vec<(String, String)>,
 }
 
 impl RequestOptions {
@@ -79,6 +83,19 @@ impl RequestOptions {
     }
 }
 
+impl RequestOptions {
+    /// Add a transport header (see [`RequestOptions::transport_headers`]).
+    #[must_use]
+    pub fn with_transport_header(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.transport_headers.push((name.into(), value.into()));
+        self
+    }
+}
+
 impl fmt::Debug for RequestOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RequestOptions")
@@ -86,6 +103,7 @@ impl fmt::Debug for RequestOptions {
             .field("cancel", &self.cancel.is_some())
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("transport_headers", &self.transport_headers.len())
             .finish()
     }
 }

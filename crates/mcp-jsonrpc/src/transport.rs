@@ -38,6 +38,10 @@ pub struct Outbound {
     pub kind: FrameKind,
     /// The encoded message.
     pub bytes: Vec<u8>,
+    /// Headers a transport that has them sends with this frame (see
+    /// [`RequestOptions::transport_headers`](crate::RequestOptions::transport_headers));
+    /// empty for almost every frame.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Outbound {
@@ -46,7 +50,15 @@ impl Outbound {
         Self {
             kind: FrameKind::Request(id),
             bytes,
+            headers: Vec::new(),
         }
+    }
+
+    /// The same frame with `headers` for transports that send headers.
+    #[must_use]
+    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> Self {
+        self.headers = headers;
+        self
     }
 
     /// A notification frame.
@@ -54,6 +66,7 @@ impl Outbound {
         Self {
             kind: FrameKind::Notification,
             bytes,
+            headers: Vec::new(),
         }
     }
 
@@ -62,6 +75,7 @@ impl Outbound {
         Self {
             kind: FrameKind::Response,
             bytes,
+            headers: Vec::new(),
         }
     }
 }

@@ -20,9 +20,15 @@ impl Inner {
         self: Arc<Self>,
         frame: Bytes,
         id: RequestId,
+        headers: Vec<(String, String)>,
     ) -> Result<(), Error> {
         let id = &id;
-        let response = self.send(&Outgoing::post(frame)).await?;
+        let outgoing = if headers.is_empty() {
+            Outgoing::post(frame)
+        } else {
+            Outgoing::post_with(frame, headers)?
+        };
+        let response = self.send(&outgoing).await?;
         match reply_kind(&response) {
             ReplyKind::Sse => {
                 let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);

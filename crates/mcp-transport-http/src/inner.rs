@@ -1,7 +1,7 @@
 //! The state one transport's tasks share, and sending one HTTP request with the session,
 //! protocol and auth rules applied.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -35,6 +35,8 @@ pub(crate) struct Inner {
     pub(crate) tasks: TransportTasks,
     pub(crate) listener: Mutex<Option<AbortHandle>>,
     pub(crate) close_started: AtomicBool,
+    /// Revision 2026-07-28: no session id is sent or kept.
+    pub(crate) stateless: AtomicBool,
 }
 
 impl Inner {
@@ -55,6 +57,7 @@ impl Inner {
             tasks: TransportTasks::new(),
             listener: Mutex::new(None),
             close_started: AtomicBool::new(false),
+            stateless: AtomicBool::new(false),
             config,
         })
     }
@@ -73,6 +76,7 @@ impl Inner {
     pub(crate) fn reset_session(&self) {
         *lock(&self.session) = None;
         *lock(&self.protocol) = None;
+        self.stateless.store(false, Ordering::SeqCst);
         self.stop_listener();
     }
 
@@ -108,6 +112,7 @@ impl Inner {
     /// [`Error::SessionExpired`]; any other status is [`Error::Http`].
     pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
         let mut sent_session = None;
+        let stateless = self.stateless.load(Ordering::Relaxed);
         let build = |uri: &http::Uri| {
             let mut request = outgoing
                 .to_request(uri)
@@ -123,6 +128,9 @@ impl Inner {
             Ok(request)
         };
         let seen = |response: &Response<ResponseBody>| {
+            if stateless {
+                return;
+            }
             if let Some(id) = response
                 .headers()
                 .get(SESSION_HEADER)
@@ -142,6 +150,9 @@ impl Inner {
         let status = response.status();
         if status.is_success() {
             return Ok(response);
+        }
+        if stateless && !matches!(status.as_u16(), 401 | 403) {
+            return Err(rpc_error_in_body(http_error(response).await));
         }
         let Some(session_id) = sent_session else {
             return Err(http_error(response).await);
@@ -176,6 +187,20 @@ fn names_a_lost_session(body: &str) -> bool {
         && ["not found", "no valid", "invalid", "unknown", "expired"]
             .iter()
             .any(|words| body.contains(words))
+}
+
+/// 2026-07-28 servers answer a refused request with a 4xx/5xx whose body is a JSON-RPC
+/// error (`-32022` with `data.supported`, `-32020`, `-32601` on 404...): that error, when the
+/// body is one; the HTTP error otherwise.
+fn rpc_error_in_body(error: Error) -> Error {
+    let object = match &error {
+        Error::Http { body, .. } => serde_json::from_str::<serde_json::Value>(body)
+            .ok()
+            .and_then(|mut v| v.get_mut("error").map(serde_json::Value::take))
+            .and_then(|e| serde_json::from_value::<mcp_types::ErrorObject>(e).ok()),
+        _ => None,
+    };
+    object.map_or(error, Error::Rpc)
 }
 
 /// A header value we checked to be visible ASCII, as a string.

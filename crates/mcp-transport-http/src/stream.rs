@@ -100,7 +100,10 @@ impl Inner {
                 StreamRole::Listener => true,
                 StreamRole::Drain => false,
             };
-            if !wants_more || self.tasks.is_shut_down() || self.inbox.is_closed() {
+            // 2026-07-28 streams are not resumable: a broken reply ends in NoResponse, and
+            // the client re-issues the request under a new id.
+            let stateless = self.stateless.load(std::sync::atomic::Ordering::Relaxed);
+            if !wants_more || stateless || self.tasks.is_shut_down() || self.inbox.is_closed() {
                 return end;
             }
             let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {

@@ -14,8 +14,13 @@ use crate::HttpConfig;
 use crate::inner::Inner;
 use crate::wire::Outgoing;
 
-/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2025-11-25): the
+/// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2026-07-28): the
 /// message pipe under a [`Session`].
+///
+/// At 2026-07-28 (told by [`HttpSessionControl::protocol_negotiated`]) the transport is
+/// stateless: it keeps no session id, opens no GET stream and sends no DELETE; each request
+/// carries the headers its frame names (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and a
+/// JSON-RPC error in a 4xx/5xx body is that request's [`Error::Rpc`].
 ///
 /// Every message is its own POST; replies come back as JSON or as an SSE stream. After
 /// [`HttpSessionControl::protocol_negotiated`] the transport sends `MCP-Protocol-Version`
@@ -80,7 +85,7 @@ impl Transport for HttpTransport {
         Sent::Pending(match frame.kind {
             // The POST runs inside the request's own future, beside its wait: no task per
             // request.
-            FrameKind::Request(id) => Box::pin(inner.post_request(body, id)),
+            FrameKind::Request(id) => Box::pin(inner.post_request(body, id, frame.headers)),
             _ => Box::pin(async move { inner.post_notification(body).await }),
         })
     }
@@ -121,7 +126,12 @@ impl HttpSessionControl for HttpTransport {
     fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             self.inner.set_protocol(Some(version));
-            self.inner.start_listener().await;
+            // 2026-07-28 is stateless: no session, no GET stream, no DELETE.
+            let modern = mcp_types::Era::of(version) == Some(mcp_types::Era::Modern);
+            self.inner.stateless.store(modern, Ordering::SeqCst);
+            if !modern {
+                self.inner.start_listener().await;
+            }
         })
     }
 

@@ -4,6 +4,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
+use mcp_jsonrpc::Error;
 
 // Header names and fixed values as constants, checked at compile time: a `&str` name or
 // value is parsed again on every request.
@@ -29,6 +30,8 @@ pub(crate) struct Outgoing {
     pub(crate) body: Option<Bytes>,
     pub(crate) accept: HeaderValue,
     pub(crate) last_event_id: Option<String>,
+    /// Per-request headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
+    pub(crate) extra: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl Outgoing {
@@ -39,7 +42,22 @@ impl Outgoing {
             body: Some(body),
             accept: ACCEPT_POST,
             last_event_id: None,
+            extra: Vec::new(),
         }
+    }
+
+    /// A POST with the frame's own headers; a name or value that cannot be a header is a
+    /// configuration error (the client encodes values before they get here).
+    pub(crate) fn post_with(body: Bytes, headers: Vec<(String, String)>) -> Result<Self, Error> {
+        let mut post = Self::post(body);
+        for (name, value) in headers {
+            let name = HeaderName::try_from(name.as_str())
+                .map_err(|e| Error::Config(format!("invalid header name {name:?}: {e}")))?;
+            let value = HeaderValue::try_from(value.as_str())
+                .map_err(|e| Error::Config(format!("invalid value for header {name}: {e}")))?;
+            post.extra.push((name, value));
+        }
+        Ok(post)
     }
 
     /// A GET for the server's event stream, resuming after `last_event_id` when given.
@@ -49,6 +67,7 @@ impl Outgoing {
             body: None,
             accept: ACCEPT_SSE,
             last_event_id,
+            extra: Vec::new(),
         }
     }
 
@@ -59,6 +78,7 @@ impl Outgoing {
             body: None,
             accept: ACCEPT_POST,
             last_event_id: None,
+            extra: Vec::new(),
         }
     }
 
@@ -76,6 +96,9 @@ impl Outgoing {
         }
         if let Some(id) = &self.last_event_id {
             headers.insert(LAST_EVENT_ID, HeaderValue::from_str(id)?);
+        }
+        for (name, value) in &self.extra {
+            headers.insert(name.clone(), value.clone());
         }
         Ok(request)
     }

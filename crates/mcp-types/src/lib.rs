@@ -22,6 +22,8 @@
 
 mod capabilities;
 mod completion;
+mod discover;
+pub use discover::DiscoverResult;
 mod content;
 mod elicitation;
 pub mod error_codes;
@@ -30,6 +32,7 @@ mod jsonrpc;
 mod lifecycle;
 mod logging;
 mod meta;
+pub mod mrtr;
 pub mod methods;
 pub mod notifications;
 mod pagination;
@@ -41,6 +44,7 @@ pub use response_head::peek_id;
 mod roots;
 pub mod sampling;
 pub mod skills;
+pub mod subscriptions;
 mod tagged;
 pub mod tasks;
 mod tools;
@@ -74,7 +78,10 @@ pub use lifecycle::{
 pub use logging::{
     LoggingLevel, LoggingMessageNotificationParams, SetLevelRequestParams, UnknownLoggingLevel,
 };
-pub use meta::{Extra, Meta};
+pub use meta::{
+    Extra, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+    META_SERVER_INFO, META_SUBSCRIPTION_ID, Meta,
+};
 pub use notifications::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use pagination::PaginatedRequestParams;
 pub use prompts::{
@@ -104,6 +111,7 @@ pub use tools::{
     CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,
 };
 pub use version::{
-    LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, V2024_11_05, V2025_03_26, V2025_06_18,
-    V2025_11_25, allows_batches, is_supported_version,
+    Era, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS,
+    V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25, V2026_07_28, allows_batches,
+    best_common_version, is_supported_version,
 };

@@ -6,3 +6,17 @@ pub type Meta = serde_json::Map<String, serde_json::Value>;
 
 /// Members this library does not model, preserved across a round trip.
 pub type Extra = serde_json::Map<String, serde_json::Value>;
+
+/// Request `_meta` key (2026-07-28, required): the revision of this request.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// Request `_meta` key (2026-07-28, SHOULD): the client's `Implementation`.
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// Request `_meta` key (2026-07-28, required): the client's capabilities for this request.
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// Request `_meta` key (2026-07-28, deprecated): the log level wanted for this request.
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// Result `_meta` key (2026-07-28): the server's `Implementation`.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// Notification and `subscriptions/listen` result `_meta` key: the id of the
+/// `subscriptions/listen` request a notification belongs to.
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";

@@ -5,6 +5,24 @@
 
 /// `initialize`: the first request of a session (client to server).
 pub const INITIALIZE: &str = "initialize";
+/// `server/discover`: the server's revisions, capabilities and identity (2026-07-28).
+pub const SERVER_DISCOVER: &str = "server/discover";
+/// `subscriptions/listen`: open the notification stream (2026-07-28).
+pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+/// `notifications/subscriptions/acknowledged`: what a listen stream will carry (2026-07-28).
+pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// Client-to-server methods 2026-07-28 removed: a client at that revision never sends them.
+pub const REMOVED_IN_2026: &[&str] = &[
+    INITIALIZE,
+    INITIALIZED,
+    PING,
+    LOGGING_SET_LEVEL,
+    RESOURCES_SUBSCRIBE,
+    RESOURCES_UNSUBSCRIBE,
+    ROOTS_LIST_CHANGED,
+];
+
 /// `ping`: liveness check, either direction; answered with an empty result.
 pub const PING: &str = "ping";
 

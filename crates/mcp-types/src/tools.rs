@@ -416,3 +416,43 @@ mod tests {
         assert!(!CallToolResult::success_text("fine").is_error());
     }
 }
+
+#[cfg(test)]
+mod schema_preservation {
+    use super::*;
+
+    /// SEP-1613/SEP-2106: a tool's schemas pass through a list result exactly as the server
+    /// sent them: `$schema`, `$defs`, `$ref` (not dereferenced), `$anchor`, composition and
+    /// conditional keywords, unknown extensions.
+    #[test]
+    fn json_schema_2020_12_keywords_survive_a_round_trip() {
+        let input = serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "urn:example:echo",
+            "type": "object",
+            "$defs": {"userId": {"$anchor": "uid", "type": "string", "pattern": "^[a-z]+$"}},
+            "properties": {
+                "id": {"$ref": "#/$defs/userId"},
+                "profile": {"$ref": "http://127.0.0.1:9/canary.json"},
+                "either": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "all": {"allOf": [{"minimum": 1}], "anyOf": [{"maximum": 9}], "not": {"const": 5}},
+                "region": {"type": "string", "x-mcp-header": "Region"}
+            },
+            "if": {"properties": {"id": {"const": "x"}}},
+            "then": {"required": ["profile"]},
+            "else": {"required": ["id"]},
+            "dependentSchemas": {"id": {"required": ["region"]}},
+            "unevaluatedProperties": false
+        });
+        let output = serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object", "$defs": {"r": {"type": "string"}},
+            "properties": {"r": {"$ref": "#/$defs/r"}}});
+        let listed = serde_json::json!({"tools": [{
+            "name": "json_schema_echo", "inputSchema": input, "outputSchema": output
+        }]});
+        let result: ListToolsResult = serde_json::from_value(listed.clone()).unwrap();
+        assert_eq!(result.tools[0].input_schema, input);
+        assert_eq!(result.tools[0].output_schema.as_ref(), Some(&output));
+        assert_eq!(serde_json::to_value(&result).unwrap(), listed);
+    }
+}

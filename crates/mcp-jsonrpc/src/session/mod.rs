@@ -157,9 +157,9 @@ impl<T: Transport + ?Sized> Session<T> {
             shared,
             id: Some(call.id().clone()).filter(|_| method != "initialize"),
         };
-        let sent = self
-            .transport
-            .send(Outbound::request(call.id().clone(), frame));
+        let sent = self.transport.send(
+            Outbound::request(call.id().clone(), frame).with_headers(options.transport_headers),
+        );
         let mut exchange = match sent {
             // Queued already (stdio): only the reply is left to wait for.
             Sent::Done(Ok(())) => None,

@@ -1,0 +1,245 @@
+//! A tool's `x-mcp-header` parameters (`2026-07-28/server/tools`, "x-mcp-header";
+//! `basic/transports/streamable-http`, "Custom Headers from Tool Parameters"): validated
+//! when the tool is listed (an invalid tool is left out of the listing, with a warning),
+//! remembered by tool name, mirrored into `Mcp-Param-*` on every call.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use mcp_types::Tool;
+use serde_json::Value;
+
+use super::headers::encode_value;
+
+/// One annotated parameter: where it is in the arguments and the header it goes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HeaderParam {
+    /// The chain of `properties` keys from the schema root.
+    pub(crate) path: Vec<String>,
+    /// `{Name}` of `Mcp-Param-{Name}`, as the server wrote it.
+    pub(crate) name: String,
+}
+
+impl HeaderParam {
+    /// The encoded header value for `arguments`, `None` when the value is absent or null.
+    pub(crate) fn value_in(&self, arguments: &Value) -> Option<String> {
+        let mut value = arguments;
+        for key in &self.path {
+            value = value.get(key)?;
+        }
+        match value {
+            Value::String(s) => Some(encode_value(s)),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// The validated `x-mcp-header` parameters of the listed tools, by tool name.
+#[derive(Debug, Default)]
+pub(crate) struct ToolHeaders {
+    by_tool: RwLock<HashMap<String, Arc<[HeaderParam]>>>,
+}
+
+impl ToolHeaders {
+    /// Validate the header annotations of `tools`: drop (with a warning) every tool whose
+    /// annotations break the rules, and remember the parameters of the others.
+    pub(crate) fn vet(&self, tools: &mut Vec<Tool>) {
+        let mut by_tool = self.by_tool.write().unwrap_or_else(|p| p.into_inner());
+        tools.retain(|tool| match header_params(&tool.input_schema) {
+            Ok(params) => {
+                if params.is_empty() {
+                    by_tool.remove(&tool.name);
+                } else {
+                    by_tool.insert(tool.name.clone(), params.into());
+                }
+                true
+            }
+            Err(reason) => {
+                tracing::warn!(
+                    target: "mcp::client",
+                    tool = %tool.name,
+                    %reason,
+                    "tool left out: invalid x-mcp-header annotation"
+                );
+                by_tool.remove(&tool.name);
+                false
+            }
+        });
+    }
+
+    /// The parameters of `tool` (none when it was not listed or has none).
+    pub(crate) fn of(&self, tool: &str) -> Option<Arc<[HeaderParam]>> {
+        self.by_tool
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(tool)
+            .cloned()
+    }
+}
+
+/// The `x-mcp-header` parameters of an `inputSchema`, or why the annotations are invalid:
+/// a name that is empty or not an HTTP token, a duplicate (case-insensitive), a parameter
+/// that is not a string, integer or boolean, or an annotation not reachable from the root
+/// through `properties` alone.
+pub(crate) fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
+    let mut found = Vec::new();
+    walk(schema, Some(&mut Vec::new()), &mut found)?;
+    let mut seen = std::collections::HashSet::new();
+    for param in &found {
+        if !seen.insert(param.name.to_ascii_lowercase()) {
+            return Err(format!("x-mcp-header {:?} is used twice", param.name));
+        }
+    }
+    Ok(found)
+}
+
+/// Visit a schema node. `path` is `Some` while the node is statically reachable (the root,
+/// or a chain of `properties` keys); annotations anywhere else are errors.
+fn walk(
+    node: &Value,
+    path: Option<&mut Vec<String>>,
+    found: &mut Vec<HeaderParam>,
+) -> Result<(), String> {
+    match node {
+        Value::Array(items) => {
+            for item in items {
+                walk(item, None, found)?;
+            }
+            Ok(())
+        }
+        Value::Object(map) => {
+            if let Some(annotation) = map.get("x-mcp-header") {
+                let Some(path) = path.as_deref().filter(|p| !p.is_empty()) else {
+                    return Err("x-mcp-header outside a chain of `properties`".into());
+                };
+                found.push(annotated(map, annotation, path)?);
+            }
+            let mut path = path;
+            for (key, value) in map {
+                match (key.as_str(), value, path.as_deref_mut()) {
+                    ("x-mcp-header", ..) => {}
+                    ("properties", Value::Object(properties), Some(path)) => {
+                        for (name, child) in properties {
+                            path.push(name.clone());
+                            let outcome = walk(child, Some(path), found);
+                            path.pop();
+                            outcome?;
+                        }
+                    }
+                    _ => walk(value, None, found)?,
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn annotated(
+    property: &serde_json::Map<String, Value>,
+    annotation: &Value,
+    path: &[String],
+) -> Result<HeaderParam, String> {
+    let at = path.join(".");
+    let Some(name) = annotation.as_str() else {
+        return Err(format!("x-mcp-header of {at} is not a string"));
+    };
+    if name.is_empty() {
+        return Err(format!("x-mcp-header of {at} is empty"));
+    }
+    if !name.bytes().all(is_tchar) {
+        return Err(format!(
+            "x-mcp-header {name:?} of {at} is not an HTTP token"
+        ));
+    }
+    match property.get("type").and_then(Value::as_str) {
+        Some("string" | "integer" | "boolean") => {}
+        other => {
+            return Err(format!(
+                "x-mcp-header {name:?} is on {at} of type {}, not string, integer or boolean",
+                other.unwrap_or("(none)")
+            ));
+        }
+    }
+    Ok(HeaderParam {
+        path: path.to_vec(),
+        name: name.to_owned(),
+    })
+}
+
+/// RFC 9110 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema(property: Value) -> Value {
+        json!({"type": "object", "properties": {"p": property}})
+    }
+
+    #[test]
+    fn valid_annotations_are_found_with_their_path() {
+        let s = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "nested": {"type": "object", "properties": {"n": {"type": "integer", "x-mcp-header": "N"}}},
+            "query": {"type": "string"}
+        }});
+        let params = header_params(&s).unwrap();
+        assert_eq!(params.len(), 2);
+        let n = params.iter().find(|p| p.name == "N").unwrap();
+        assert_eq!(n.path, ["nested", "n"]);
+        let args = json!({"nested": {"n": 42}, "region": "eu west"});
+        assert_eq!(n.value_in(&args).as_deref(), Some("42"));
+        assert_eq!(n.value_in(&json!({"nested": {"n": null}})), None);
+        assert_eq!(n.value_in(&json!({})), None);
+    }
+
+    #[test]
+    fn the_conformance_suites_invalid_tools_are_rejected() {
+        for bad in [
+            schema(json!({"type": "string", "x-mcp-header": ""})),
+            schema(json!({"type": "object", "x-mcp-header": "Data"})),
+            schema(json!({"type": "array", "items": {"type": "string"}, "x-mcp-header": "Items"})),
+            schema(json!({"type": "null", "x-mcp-header": "Nil"})),
+            schema(json!({"type": "number", "x-mcp-header": "Score"})),
+            schema(json!({"type": "string", "x-mcp-header": "My Region"})),
+            schema(json!({"type": "string", "x-mcp-header": "Region:Primary"})),
+            schema(json!({"type": "string", "x-mcp-header": "Région"})),
+            schema(json!({"type": "string", "x-mcp-header": "Region\t1"})),
+            json!({"type": "object", "properties": {
+                "a": {"type": "string", "x-mcp-header": "MyField"},
+                "b": {"type": "string", "x-mcp-header": "myfield"}}}),
+            json!({"type": "object", "properties": {"a": {"type": "array",
+                "items": {"type": "string", "x-mcp-header": "A"}}}}),
+            json!({"type": "object", "oneOf": [{"properties": {
+                "a": {"type": "string", "x-mcp-header": "A"}}}]}),
+            json!({"type": "object", "$defs": {"a": {"type": "string", "x-mcp-header": "A"}}}),
+        ] {
+            assert!(header_params(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn vetting_keeps_valid_tools_and_drops_invalid_ones() {
+        let headers = ToolHeaders::default();
+        let mut tools = vec![
+            Tool::new("ok", schema(json!({"type": "string", "x-mcp-header": "P"}))),
+            Tool::new(
+                "bad",
+                schema(json!({"type": "number", "x-mcp-header": "P"})),
+            ),
+            Tool::new("plain", json!({"type": "object"})),
+        ];
+        headers.vet(&mut tools);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["ok", "plain"]);
+        assert_eq!(headers.of("ok").unwrap()[0].name, "P");
+        assert!(headers.of("bad").is_none() && headers.of("plain").is_none());
+    }
+}
