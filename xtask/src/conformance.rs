@@ -34,6 +34,9 @@ struct Suite {
     dir: &'static str,
     /// Which of its client scenarios run by default, and how each is judged.
     plan: fn(&str) -> Plan,
+    /// Scenarios run a second time against the suite's 2026-07-28 mock server
+    /// (`--spec-version`), as `NAME@2026-07-28`.
+    also_at_2026: &'static [&'static str],
 }
 
 /// The suites, in the order they run: the stable release every scenario of which we run,
@@ -43,11 +46,13 @@ const SUITES: &[Suite] = &[
         version: "0.1.16",
         dir: "conformance",
         plan: plan_stable,
+        also_at_2026: &[],
     },
     Suite {
         version: "0.2.0-alpha.12",
         dir: "conformance-next",
         plan: plan_next,
+        also_at_2026: &["tools_call"],
     },
 ];
 
@@ -68,40 +73,33 @@ pub fn plan_stable(scenario: &str) -> Plan {
     Plan::Run(expectation(scenario))
 }
 
-/// 0.2.0-alpha.12: the skills scenarios must pass; the scenarios 0.1.16 also has run there;
-/// the 2026-07-28 ones wait for the lead's decision, each with its reason. A scenario not
-/// named here must pass, so nothing new is silently ignored.
+/// 0.2.0-alpha.12: every non-auth scenario must pass: the skills ones, the 2026-07-28 ones,
+/// and the scenarios 0.1.16 also has (run in both suites; `tools_call` also at 2026-07-28,
+/// see `also_at_2026`). A scenario not named here must pass, so nothing new is silently
+/// ignored.
 pub fn plan_next(scenario: &str) -> Plan {
-    const IN_STABLE: &[&str] = &[
-        "initialize",
-        "tools_call",
-        "elicitation-sep1034-client-defaults",
-        "sse-retry",
-    ];
     match scenario {
         s if s.starts_with("sep-2640-client-") => Plan::Run(Expectation::MustPass),
-        s if IN_STABLE.contains(&s) => Plan::Elsewhere,
         s if s.starts_with(EXPECTED_FAILURE_PREFIX) => Plan::Skip(EXPECTED_FAILURE_REASON),
-        "request-metadata" => {
-            Plan::Skip("2026-07-28 request metadata in _meta (SEP-2575): not implemented")
-        }
-        "sep-2322-client-request-state" => {
-            Plan::Skip("2026-07-28 multi-round-trip requests (SEP-2322): not implemented")
-        }
-        "http-standard-headers" | "http-custom-headers" | "http-invalid-tool-headers" => {
-            Plan::Skip("2026-07-28 HTTP request headers: not implemented")
-        }
-        "json-schema-ref-no-deref" | "json-schema-2020-12-preservation" => {
-            Plan::Skip("no play in mcp-conformance-client yet")
-        }
         _ => Plan::Run(Expectation::MustPass),
     }
 }
+
+/// The suffix of a run at the 2026-07-28 mock server, and the revision it names.
+const AT_2026: &str = "@2026-07-28";
 
 /// Scenarios the client must pass; CI fails when one does not.
 const MUST_PASS: &[&str] = &[
     "initialize",
     "tools_call",
+    "tools_call@2026-07-28",
+    "request-metadata",
+    "sep-2322-client-request-state",
+    "http-standard-headers",
+    "http-custom-headers",
+    "http-invalid-tool-headers",
+    "json-schema-ref-no-deref",
+    "json-schema-2020-12-preservation",
     "elicitation-sep1034-client-defaults",
     "sse-retry",
     "sep-2640-client-no-prefetch",
@@ -251,6 +249,9 @@ pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
             match (plan, only.is_empty(), requested) {
                 (Plan::Run(expected), true, _) | (Plan::Run(expected), false, Some(_)) => {
                     runs.push((scenario.clone(), expected));
+                    if suite.also_at_2026.contains(&scenario.as_str()) {
+                        runs.push((format!("{scenario}{AT_2026}"), expected));
+                    }
                 }
                 (Plan::Skip(_), false, Some(_)) => {
                     runs.push((scenario.clone(), Expectation::ExpectedFailure));
@@ -496,9 +497,17 @@ impl Node<'_> {
         let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let err = out.try_clone()?;
         let timeout_ms = CLIENT_TIMEOUT.as_millis().to_string();
-        let child = self
-            .command()
-            .args(["client", "--command", client, "--scenario", scenario])
+        let mut command = self.command();
+        // `NAME@2026-07-28`: the scenario against the suite's 2026-07-28 mock server.
+        let (scenario, spec) = match scenario.strip_suffix(AT_2026) {
+            Some(name) => (name, Some(&AT_2026[1..])),
+            None => (scenario, None),
+        };
+        command.args(["client", "--command", client, "--scenario", scenario]);
+        if let Some(version) = spec {
+            command.args(["--spec-version", version]);
+        }
+        let child = command
             .args(["--timeout", &timeout_ms, "--output-dir"])
             .arg(results)
             .stdin(Stdio::null())
@@ -560,10 +569,22 @@ mod tests {
             assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
             assert!(MUST_PASS.contains(&name), "{name}");
         }
-        for name in ["auth/dpop", "request-metadata", "http-custom-headers"] {
-            assert!(matches!(plan_next(name), Plan::Skip(_)), "{name}");
+        assert!(matches!(plan_next("auth/dpop"), Plan::Skip(_)));
+        for name in [
+            "request-metadata",
+            "sep-2322-client-request-state",
+            "http-standard-headers",
+            "http-custom-headers",
+            "http-invalid-tool-headers",
+            "json-schema-ref-no-deref",
+            "json-schema-2020-12-preservation",
+            "sse-retry",
+            "initialize",
+            "tools_call",
+        ] {
+            assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
+            assert!(MUST_PASS.contains(&name), "{name}");
         }
-        assert_eq!(plan_next("sse-retry"), Plan::Elsewhere);
         assert_eq!(plan_next("brand-new"), Plan::Run(Expectation::MustPass));
         assert_eq!(plan_stable("initialize"), Plan::Run(Expectation::MustPass));
     }

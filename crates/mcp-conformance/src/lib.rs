@@ -22,11 +22,13 @@
 
 mod defaults;
 mod error;
+mod modern;
 mod play;
 mod scenario;
 mod skills;
 
 pub use defaults::form_defaults;
 pub use error::ScenarioError;
+pub use modern::ModernScenario;
 pub use play::play;
 pub use scenario::{Scenario, SkillCheck};

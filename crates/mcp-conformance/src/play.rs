@@ -46,6 +46,9 @@ pub async fn play(scenario: &Scenario, url: &str) -> Result<(), ScenarioError> {
             let play = SkillPlay::LoadExpectingRejection(check);
             return skills::play(url, options, REQUEST_TIMEOUT_MS, play).await;
         }
+        Scenario::Modern(modern) => {
+            return crate::modern::play(*modern, url, options, REQUEST_TIMEOUT_MS).await;
+        }
         // What an OAuth-capable client would do once authorized: use the server.
         Scenario::Auth(_) => return session(url, options, Then::CallFirstTool).await,
         Scenario::Unknown(name) => return Err(ScenarioError::UnknownScenario(name.clone())),
@@ -134,7 +137,11 @@ impl Then {
     }
 }
 
-fn check(tool: &str, result: &CallToolResult, expect: &str) -> Result<(), ScenarioError> {
+pub(crate) fn check(
+    tool: &str,
+    result: &CallToolResult,
+    expect: &str,
+) -> Result<(), ScenarioError> {
     let text = result.text();
     println!("{tool} -> {text}");
     if result.is_error == Some(true) || !text.contains(expect) {
@@ -148,7 +155,7 @@ fn check(tool: &str, result: &CallToolResult, expect: &str) -> Result<(), Scenar
 
 /// The scenario's "user": accepts a form exactly as pre-filled from the schema's defaults,
 /// and declines anything else (URL mode is not declared, so it should not come).
-async fn accept_with_defaults(
+pub(crate) async fn accept_with_defaults(
     params: ElicitRequestParams,
     _context: RequestContext,
 ) -> Result<ElicitResult, ErrorObject> {

@@ -1,5 +1,7 @@
 //! The scenario names the suite passes in `MCP_CONFORMANCE_SCENARIO`.
 
+use crate::ModernScenario;
+
 /// The verification a `sep-2640-client-verify-*` scenario's skill must fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -31,6 +33,8 @@ pub enum Scenario {
     /// `sep-2640-client-verify-{digest,size,frontmatter}`: load the skill whose SKILL.md
     /// fails that check, and reject it before reading its other file.
     SkillsVerify(SkillCheck),
+    /// A 2026-07-28 or JSON Schema scenario of the 0.2.0-alpha suite (see [`ModernScenario`]).
+    Modern(ModernScenario),
     /// `auth/*`: connect, list tools, call one. These servers demand OAuth, which
     /// mcp-client does not implement yet, so they are expected to fail.
     Auth(String),
@@ -51,7 +55,10 @@ impl Scenario {
             "sep-2640-client-verify-size" => Self::SkillsVerify(SkillCheck::Size),
             "sep-2640-client-verify-frontmatter" => Self::SkillsVerify(SkillCheck::Frontmatter),
             auth if auth.starts_with("auth/") => Self::Auth(auth.to_owned()),
-            other => Self::Unknown(other.to_owned()),
+            other => match ModernScenario::from_name(other) {
+                Some(modern) => Self::Modern(modern),
+                None => Self::Unknown(other.to_owned()),
+            },
         }
     }
 
@@ -66,6 +73,7 @@ impl Scenario {
             Self::SkillsVerify(SkillCheck::Digest) => "sep-2640-client-verify-digest",
             Self::SkillsVerify(SkillCheck::Size) => "sep-2640-client-verify-size",
             Self::SkillsVerify(SkillCheck::Frontmatter) => "sep-2640-client-verify-frontmatter",
+            Self::Modern(modern) => modern.name(),
             Self::Auth(name) | Self::Unknown(name) => name,
         }
     }
@@ -87,6 +95,8 @@ mod tests {
             "sep-2640-client-verify-size",
             "sep-2640-client-verify-frontmatter",
             "auth/metadata-default",
+            "request-metadata",
+            "http-custom-headers",
             "no-such-scenario",
         ] {
             assert_eq!(Scenario::from_name(name).name(), name);

@@ -88,8 +88,7 @@ mod tests {
         let kind: ResultKind = serde_json::from_str(r#"{"content":[]}"#).unwrap();
         assert!(!kind.is_input_required());
         let kind: ResultKind =
-            serde_json::from_str(r#"{"resultType":"input_required","requestState":"x"}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"resultType":"input_required","requestState":"x"}"#).unwrap();
         assert!(kind.is_input_required());
     }
 
@@ -104,7 +103,11 @@ mod tests {
         assert_eq!(result.request_state.as_deref(), Some(" AEAD blob= "));
         let requests = result.requests().unwrap();
         assert_eq!(requests.len(), 2);
-        assert!(requests.iter().any(|(k, r)| k == "roots" && r.method == "roots/list"));
+        assert!(
+            requests
+                .iter()
+                .any(|(k, r)| k == "roots" && r.method == "roots/list")
+        );
         let bad = InputRequiredResult {
             input_requests: Some(serde_json::from_str(r#"{"k":{"nomethod":1}}"#).unwrap()),
             request_state: None,

@@ -71,8 +71,9 @@ mod tests {
 
     #[test]
     fn only_opted_in_kinds_are_sent() {
-        let params =
-            SubscriptionsListenRequestParams::new(SubscriptionFilter::default().with_resource("f:/a"));
+        let params = SubscriptionsListenRequestParams::new(
+            SubscriptionFilter::default().with_resource("f:/a"),
+        );
         assert_eq!(
             serde_json::to_string(&params).unwrap(),
             r#"{"notifications":{"resourceSubscriptions":["f:/a"]}}"#

@@ -1,6 +1,6 @@
-//! Transport detection for a bare `url` (or `type: "auto"`): Streamable HTTP first, legacy
-//! HTTP+SSE at the same URL when the `initialize` POST gets 400, 404 or 405; explicit types
-//! never switch.
+//! Transport detection for a bare `url` (or `type: "auto"`): Streamable HTTP first (the
+//! `server/discover` era probe, then `initialize`), legacy HTTP+SSE at the same URL when the
+//! `initialize` POST gets 400, 404 or 405; explicit types never switch.
 
 use std::time::Duration;
 
@@ -20,12 +20,15 @@ async fn detect_falls_back_to_legacy_sse_on_405() {
         .unwrap();
     assert!(echo.text().contains("detected"), "{}", echo.text());
     let log = http_log(&client).await;
-    // First the Streamable HTTP attempt, refused with 405; then the legacy stream.
-    assert_eq!(log[0]["method"], "POST");
-    assert_eq!(log[0]["path"], "/sse");
-    assert_eq!(log[0]["status"], 405);
-    assert_eq!(log[1]["method"], "GET");
-    assert_eq!(log[1]["path"], "/sse");
+    // First the Streamable HTTP attempts (the era probe, then `initialize`), refused with
+    // 405; then the legacy stream.
+    for attempt in &log[..2] {
+        assert_eq!(attempt["method"], "POST");
+        assert_eq!(attempt["path"], "/sse");
+        assert_eq!(attempt["status"], 405);
+    }
+    assert_eq!(log[2]["method"], "GET");
+    assert_eq!(log[2]["path"], "/sse");
     // The refused attempt's transport closing did not close this client.
     assert!(
         tokio::time::timeout(Duration::from_millis(200), client.closed())
@@ -62,8 +65,10 @@ async fn detect_uses_streamable_http_when_it_works() {
         log.iter().all(|e| e["path"] != "/sse"),
         "tried legacy SSE: {log:#?}"
     );
-    assert_eq!(log[0]["rpc"][0], "initialize");
-    assert_eq!(log[0]["status"], 200);
+    // The era probe, refused by this legacy server, then `initialize` at once.
+    assert_eq!(log[0]["rpc"][0], "server/discover");
+    assert_eq!(log[1]["rpc"][0], "initialize");
+    assert_eq!(log[1]["status"], 200);
     bounded(client.close()).await;
     bounded(client.closed()).await;
 }
@@ -88,7 +93,8 @@ async fn explicit_http_never_falls_back() {
     .await
     .unwrap_err();
     assert!(matches!(err, Error::Http { status: 405, .. }), "{err}");
-    // Nothing but the one refused POST reached the server: look with a legacy client.
+    // Nothing but the refused POSTs (the era probe, `initialize`) reached the server: look
+    // with a legacy client.
     let client = bounded(Client::connect(
         &server.config_as(TransportKind::Sse),
         options(),
@@ -96,9 +102,11 @@ async fn explicit_http_never_falls_back() {
     .await
     .unwrap();
     let log = http_log(&client).await;
-    assert_eq!(log[0]["method"], "POST");
-    assert_eq!(log[0]["status"], 405);
-    assert_eq!(log[1]["method"], "GET", "{log:#?}");
+    for attempt in &log[..2] {
+        assert_eq!(attempt["method"], "POST");
+        assert_eq!(attempt["status"], 405);
+    }
+    assert_eq!(log[2]["method"], "GET", "{log:#?}");
     assert_eq!(
         log.iter().filter(|e| e["method"] == "GET").count(),
         1,
