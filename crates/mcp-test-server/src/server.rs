@@ -23,6 +23,10 @@ use crate::sink::Sink;
 use crate::state::State;
 use crate::tasks::TaskStore;
 
+/// The `reason` the `cancellations` tool reports for a 2026-07-28 HTTP request whose reply
+/// stream the client closed.
+pub(crate) const STREAM_CLOSED: &str = "reply stream closed";
+
 /// An MCP server session, independent of any transport.
 ///
 /// Cheap to clone; clones share the session. Needs a Tokio runtime: requests run as tasks.
@@ -241,8 +245,15 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
                 tokio::select! {
                     outcome = work => outcome,
                     () = cancel.notified() => Outcome::Silent,
-                    // 2026-07-28 over HTTP: the client closing the reply stream cancels.
-                    () = sink.closed(), if modern => Outcome::Silent,
+                    // 2026-07-28 over HTTP: the client closing the reply stream cancels;
+                    // recorded like a `notifications/cancelled`, for the `cancellations` tool.
+                    () = sink.closed(), if modern => {
+                        core.state().cancellations.push(json!({
+                            "requestId": serde_json::to_value(&request.id).unwrap_or(Value::Null),
+                            "reason": STREAM_CLOSED,
+                        }));
+                        Outcome::Silent
+                    }
                 }
             }
         }

@@ -356,3 +356,41 @@ async fn dual_http_serves_legacy_sessions_and_modern_requests() {
         .await;
     assert_eq!(raw.status(), 400, "an empty batch is still refused");
 }
+
+#[tokio::test]
+async fn closing_a_reply_stream_cancels_the_request() {
+    let server = http(&["--era", "modern", "--sse-replies"]).await;
+    let sleep = request(
+        4,
+        "tools/call",
+        json!({"name": "sleep", "arguments": {"ms": 30000}}),
+        json!({}),
+    );
+    let pairs = standard(&sleep);
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let response = server.post(&sleep, &pairs).await;
+    assert_eq!(response.status(), 200);
+    drop(response);
+    let ask = request(
+        5,
+        "tools/call",
+        json!({"name": "cancellations", "arguments": {}}),
+        json!({}),
+    );
+    let mut seen = Value::Null;
+    for _ in 0..50 {
+        let pairs = standard(&ask);
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let answer = crate::common::answer(server.post(&ask, &pairs).await).await;
+        seen =
+            serde_json::from_str(answer["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        if seen.as_array().is_some_and(|a| !a.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        seen,
+        json!([{"requestId": 4, "reason": "reply stream closed"}])
+    );
+}
