@@ -173,8 +173,6 @@ impl HttpServer {
     }
 }
 
-/// The server's HTTP request log (its `http_log` tool): one object per request with
-/// `method`, `path`, `status`, `headers` and `rpc` (the JSON-RPC methods in a POST).
 /// [`http_log`] without the `server/discover` probe the client sends first in its default
 /// era mode (`EraPreference::Auto`): what a legacy server saw of the legacy protocol.
 pub async fn legacy_http_log(client: &Client) -> Vec<Value> {
@@ -183,6 +181,8 @@ pub async fn legacy_http_log(client: &Client) -> Vec<Value> {
     log
 }
 
+/// The server's HTTP request log (its `http_log` tool): one object per request with
+/// `method`, `path`, `status`, `headers` and `rpc` (the JSON-RPC methods in a POST).
 pub async fn http_log(client: &Client) -> Vec<Value> {
     let result = bounded(client.call_tool("http_log", None))
         .await

@@ -164,6 +164,19 @@ impl Server {
         }
     }
 
+    /// A notification POSTed at 2026-07-28: recorded (a `notifications/cancelled` shows in
+    /// the `cancellations` tool) but without effect, since over HTTP only closing the reply
+    /// stream cancels a request.
+    pub(crate) fn note_notification(&self, frame: &[u8]) {
+        if let Ok(Message::Notification(notification)) = Message::from_slice(frame) {
+            self.core.record(&notification.method);
+            if notification.method == "notifications/cancelled" {
+                let params = notification_params(&notification);
+                self.core.state().cancellations.push(cancellation(&params));
+            }
+        }
+    }
+
     /// The methods received so far, in order (what the `server_log` tool reports).
     pub fn methods_received(&self) -> Vec<String> {
         self.core.state().methods.clone()
@@ -296,16 +309,9 @@ impl Core {
             // action beyond being recorded; unknown notifications are ignored, as required.
             return;
         }
-        let params: Value = notification
-            .params
-            .as_deref()
-            .and_then(|p| serde_json::from_str(p.get()).ok())
-            .unwrap_or(Value::Null);
+        let params = notification_params(notification);
+        self.state().cancellations.push(cancellation(&params));
         let request_id = params.get("requestId").cloned().unwrap_or(Value::Null);
-        self.state().cancellations.push(json!({
-            "requestId": request_id,
-            "reason": params.get("reason").cloned().unwrap_or(Value::Null),
-        }));
         if let Ok(id) = serde_json::from_value::<RequestId>(request_id)
             && let Some(in_flight) = lock(&self.in_flight).get(&id)
         {
@@ -383,6 +389,22 @@ impl Core {
         }
         true
     }
+}
+
+fn notification_params(notification: &Notification) -> Value {
+    notification
+        .params
+        .as_deref()
+        .and_then(|p| serde_json::from_str(p.get()).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// What the `cancellations` tool lists for a `notifications/cancelled`.
+fn cancellation(params: &Value) -> Value {
+    json!({
+        "requestId": params.get("requestId").cloned().unwrap_or(Value::Null),
+        "reason": params.get("reason").cloned().unwrap_or(Value::Null),
+    })
 }
 
 /// Stderr diagnostics for answers that matched nothing; they are otherwise ignored.

@@ -55,10 +55,10 @@ impl Streamable {
             );
         };
         let Some(id) = message.get("id") else {
-            // A notification (on HTTP, only stdio's notifications/cancelled exists, and
-            // closing the stream replaces it): accepted and recorded.
-            let (sink, _rx) = Sink::channel();
-            server.handle(bytes, &sink);
+            // A notification (the core protocol defines none for HTTP at 2026-07-28; a
+            // `notifications/cancelled` is stdio's, closing the stream replaces it here):
+            // accepted and recorded, without effect.
+            server.note_notification(bytes);
             return reply::status(StatusCode::ACCEPTED);
         };
         let id: Option<RequestId> = serde_json::from_value(id.clone()).ok();
