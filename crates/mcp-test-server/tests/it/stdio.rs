@@ -563,6 +563,8 @@ async fn help_lists_the_fault_flags() {
         "--page-size",
         "--name",
         "--instructions",
+        "--era",
+        "--modern-versions",
     ] {
         assert!(help.contains(flag), "--help mentions {flag}");
     }
