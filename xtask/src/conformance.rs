@@ -52,7 +52,7 @@ const SUITES: &[Suite] = &[
         version: "0.2.0-alpha.12",
         dir: "conformance-next",
         plan: plan_next,
-        also_at_2026: &["tools_call"],
+        also_at_2026: &["tools_call", "json-schema-2020-12-preservation"],
     },
 ];
 
@@ -93,6 +93,7 @@ const MUST_PASS: &[&str] = &[
     "initialize",
     "tools_call",
     "tools_call@2026-07-28",
+    "json-schema-2020-12-preservation@2026-07-28",
     "request-metadata",
     "sep-2322-client-request-state",
     "http-standard-headers",

@@ -230,7 +230,8 @@ fn servers_shows_the_demo_connected_with_its_revision() {
     let line = run.stdout.lines().next().unwrap_or_default();
     assert!(line.starts_with("demo"), "{run:?}");
     assert!(
-        line.contains("connected") && line.contains(mcp_types::LATEST_PROTOCOL_VERSION),
+        line.contains("connected")
+            && line.contains(&format!("{} (legacy)", mcp_types::LATEST_PROTOCOL_VERSION)),
         "{run:?}"
     );
     let json = mcp(&["--json", "servers"]).json();
@@ -238,6 +239,7 @@ fn servers_shows_the_demo_connected_with_its_revision() {
     assert_eq!(demo["status"], "connected");
     assert_eq!(demo["transport"], "stdio");
     assert_eq!(demo["protocolVersion"], mcp_types::LATEST_PROTOCOL_VERSION);
+    assert_eq!(demo["era"], "legacy");
     assert!(demo["tools"].as_u64().unwrap_or(0) > 0, "{json}");
 }
 

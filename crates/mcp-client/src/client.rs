@@ -108,6 +108,9 @@ impl Client {
             }
         };
         let session = negotiated.result;
+        if negotiated.era == Era::Modern {
+            dispatcher.set_modern();
+        }
         let modern = (negotiated.era == Era::Modern).then(|| Modern {
             version: session.protocol_version.clone(),
             meta: ModernMeta::new(&session.protocol_version, dispatcher.options()),
@@ -369,7 +372,22 @@ impl Client {
         if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
-        let result: CallToolResult = self.request(methods::TOOLS_CALL, &params, options).await?;
+        let result: CallToolResult = match self
+            .request(methods::TOOLS_CALL, &params, options.clone())
+            .await
+        {
+            // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
+            // than the last listing gave; list the tools again and retry once.
+            Err(Error::Rpc(e))
+                if e.code == mcp_types::error_codes::HEADER_MISMATCH
+                    && self.inner.modern.as_ref().is_some_and(|m| m.http) =>
+            {
+                tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
+                self.list_all_tools().await?;
+                self.request(methods::TOOLS_CALL, &params, options).await?
+            }
+            other => other?,
+        };
         self.inner.output_schemas.check(&params.name, &result)?;
         Ok(result)
     }

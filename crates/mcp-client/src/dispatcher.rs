@@ -31,6 +31,9 @@ pub(crate) struct Dispatcher {
     notifications: broadcast::Sender<ServerNotification>,
     in_flight: InFlightServerRequests,
     closed: watch::Sender<bool>,
+    /// The connection speaks 2026-07-28: servers send no requests, and the client sends no
+    /// responses (input reaches it through multi round-trip results instead).
+    modern: std::sync::atomic::AtomicBool,
 }
 
 impl Dispatcher {
@@ -42,6 +45,7 @@ impl Dispatcher {
             notifications: broadcast::channel(NOTIFICATION_BUFFER).0,
             in_flight: Arc::default(),
             closed: watch::channel(false).0,
+            modern: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -55,6 +59,12 @@ impl Dispatcher {
 
     pub(crate) fn closed(&self) -> watch::Receiver<bool> {
         self.closed.subscribe()
+    }
+
+    /// From now on, server requests go unanswered (2026-07-28).
+    pub(crate) fn set_modern(&self) {
+        self.modern
+            .store(true, std::sync::atomic::Ordering::Release);
     }
 
     pub(crate) fn set_roots(&self, roots: Vec<Root>) {
@@ -178,6 +188,14 @@ impl TransportHandler for Dispatcher {
     }
 
     fn on_request(&self, request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
+        if self.modern.load(std::sync::atomic::Ordering::Acquire) {
+            tracing::debug!(
+                target: "mcp::client",
+                method = %request.method,
+                "server request ignored: revision 2026-07-28 has none"
+            );
+            return ready(ServerRequestOutcome::Suppressed);
+        }
         let id = request.id.clone();
         let cancel = CancelToken::new();
         self.in_flight

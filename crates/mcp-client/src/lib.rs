@@ -52,6 +52,7 @@ mod output_schema;
 mod pages;
 mod redact;
 pub mod skills;
+mod subscription;
 pub mod tasks;
 
 pub use client::Client;
@@ -71,4 +72,5 @@ pub use options::{
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
 pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
+pub use subscription::Subscription;
 pub use tasks::{TaskHandle, TaskOptions};

@@ -175,4 +175,47 @@ mod tests {
                 .is_ok()
         );
     }
+
+    /// SEP-2106: same-document `$ref`s are used for validation; a network `$ref` is never
+    /// fetched (jsonschema is built without its HTTP resolver): a real listener sees no
+    /// connection.
+    #[test]
+    fn local_refs_validate_and_network_refs_are_never_fetched() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let canary = format!("http://{}/canary.json", listener.local_addr().unwrap());
+        let tools: Vec<Tool> = serde_json::from_value(json!([
+            {"name": "local", "inputSchema": {"type": "object"}, "outputSchema": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "$defs": {"t": {"$anchor": "temp", "type": "number"}},
+                "properties": {"temperature": {"$ref": "#/$defs/t"}}}},
+            {"name": "remote", "inputSchema": {"type": "object", "properties": {"p": {"$ref": canary}}},
+             "outputSchema": {"type": "object", "properties": {"p": {"$ref": canary}}}}
+        ]))
+        .unwrap();
+        let before = serde_json::to_value(&tools).unwrap();
+        let schemas = OutputSchemas::default();
+        schemas.learn(&tools);
+        assert_eq!(
+            serde_json::to_value(&tools).unwrap(),
+            before,
+            "schemas kept verbatim"
+        );
+        assert!(
+            schemas
+                .check("local", &result(json!({"temperature": 1})))
+                .is_ok()
+        );
+        assert!(
+            schemas
+                .check("local", &result(json!({"temperature": "warm"})))
+                .is_err()
+        );
+        let _ = schemas.check("remote", &result(json!({"p": 1})));
+        match listener.accept() {
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("the network $ref was fetched: {other:?}"),
+        }
+    }
 }

@@ -80,6 +80,14 @@ impl HttpTransport {
 
 impl Transport for HttpTransport {
     fn send(&self, frame: Outbound) -> Sent {
+        if frame.kind == FrameKind::Notification
+            && self.inner.stateless.load(Ordering::Relaxed)
+            && is_cancellation(&frame.bytes)
+        {
+            // 2026-07-28: closing the request's reply stream (the session drops the
+            // exchange) is the cancellation; no `notifications/cancelled` is sent.
+            return Sent::Done(Ok(()));
+        }
         let inner = Arc::clone(&self.inner);
         let body = Bytes::from(frame.bytes);
         Sent::Pending(match frame.kind {
@@ -144,9 +152,28 @@ impl HttpSessionControl for HttpTransport {
     }
 }
 
+/// Whether an encoded notification is `notifications/cancelled` (the session's encoder
+/// writes the method right after `"jsonrpc":"2.0"`, compactly).
+fn is_cancellation(frame: &[u8]) -> bool {
+    frame.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/cancelled""#)
+}
+
 impl Drop for HttpTransport {
     fn drop(&mut self) {
         // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
         self.inner.tasks.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cancellation_is_recognised_from_the_sessions_encoding() {
+        let mut frame = Vec::new();
+        mcp_types::encode_notification(&mut frame, "notifications/cancelled", None);
+        assert!(super::is_cancellation(&frame));
+        frame.clear();
+        mcp_types::encode_notification(&mut frame, "notifications/initialized", None);
+        assert!(!super::is_cancellation(&frame));
     }
 }

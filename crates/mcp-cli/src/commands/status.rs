@@ -19,6 +19,8 @@ struct Connected {
     server_name: String,
     server_version: String,
     protocol_version: String,
+    /// `"legacy"` (`initialize`, 2025-11-25 and earlier) or `"modern"` (2026-07-28).
+    era: &'static str,
     /// `None` when the server does not declare the capability.
     tools: Option<usize>,
     resources: Option<usize>,
@@ -67,10 +69,11 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
             Status::Connected(c) => {
                 let count = |n: Option<usize>| n.map_or("-".to_owned(), |n| n.to_string());
                 let line = format!(
-                    "connected  {} {}  revision {}  tools {}  resources {}  prompts {}",
+                    "connected  {} {}  revision {} ({})  tools {}  resources {}  prompts {}",
                     c.server_name,
                     c.server_version,
                     c.protocol_version,
+                    c.era,
                     count(c.tools),
                     count(c.resources),
                     count(c.prompts)
@@ -81,6 +84,7 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
                     "status": "connected",
                     "server": {"name": c.server_name, "version": c.server_version},
                     "protocolVersion": c.protocol_version,
+                    "era": c.era,
                     "tools": c.tools,
                     "resources": c.resources,
                     "prompts": c.prompts,
@@ -111,6 +115,7 @@ fn connected(ctx: &Context, connection: &Connection) -> Status {
         server_name: info.name,
         server_version: info.version,
         protocol_version: client.protocol_version(),
+        era: client.era().as_str(),
         // The manager's tool list is already filtered by enabledTools/disabledTools.
         tools: capabilities
             .tools

@@ -4,7 +4,8 @@ use serde_json::Value;
 
 use crate::support::{HttpServer, mcp_in};
 
-/// The JSON-RPC methods of each HTTP session the demo server saw, oldest first.
+/// The JSON-RPC methods of each HTTP session the demo server saw, oldest first, without
+/// the `server/discover` era probe each connection sends before `initialize`.
 fn sessions(server: &HttpServer, dir: &std::path::Path) -> Vec<Vec<String>> {
     let log = mcp_in(
         dir,
@@ -22,7 +23,13 @@ fn sessions(server: &HttpServer, dir: &std::path::Path) -> Vec<Vec<String>> {
         }
         let methods = request["rpc"].as_array().cloned().unwrap_or_default();
         if let Some(current) = sessions.last_mut() {
-            current.extend(methods.iter().filter_map(Value::as_str).map(str::to_owned));
+            current.extend(
+                methods
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|m| *m != "server/discover")
+                    .map(str::to_owned),
+            );
         }
     }
     sessions

@@ -3,6 +3,8 @@
 
 mod headers;
 mod request;
+#[cfg(test)]
+mod scripted_tests;
 mod tool_headers;
 
 use mcp_jsonrpc::Error;

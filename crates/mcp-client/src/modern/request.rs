@@ -61,10 +61,8 @@ impl Modern {
         let max_rounds = dispatcher.options().max_input_rounds;
         let mut rounds = 0;
         loop {
-            let mut round_options = options.clone();
-            round_options.transport_headers = headers.clone();
-            let raw = session
-                .request(method, Some(super::encode(&object)?), round_options)
+            let raw = self
+                .send(session, method, &object, &options, &headers)
                 .await?;
             if !multi_round {
                 return Ok(raw);
@@ -94,6 +92,36 @@ impl Modern {
             }
             tracing::debug!(target: "mcp::client", method, rounds, "retrying with the requested input");
         }
+    }
+}
+
+impl Modern {
+    /// One round: a request with a new id. Over HTTP a reply stream that broke before the
+    /// answer (2026-07-28 streams are not resumable) is re-issued once, with a new id.
+    async fn send(
+        &self,
+        session: &Session,
+        method: &str,
+        object: &serde_json::Map<String, Value>,
+        options: &RequestOptions,
+        headers: &[(String, String)],
+    ) -> Result<RawResult, Error> {
+        let attempts = if self.http { 2 } else { 1 };
+        let mut outcome = Err(Error::closed());
+        for attempt in 0..attempts {
+            let mut round_options = options.clone();
+            round_options.transport_headers = headers.to_vec();
+            outcome = session
+                .request(method, Some(super::encode(object)?), round_options)
+                .await;
+            match &outcome {
+                Err(Error::NoResponse { id }) if attempt + 1 < attempts => {
+                    tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
+                }
+                _ => break,
+            }
+        }
+        outcome
     }
 }
 

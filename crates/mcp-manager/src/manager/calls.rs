@@ -177,11 +177,19 @@ impl McpManager {
             .find_map(|(pair, assigned)| (assigned == name).then_some(pair))
     }
 
-    /// `resources/subscribe` on `server`; the subscription is made again after every
-    /// reconnect until [`unsubscribe_resource`](Self::unsubscribe_resource).
+    /// `resources/subscribe` on `server` (at 2026-07-28: the server's listen stream is
+    /// opened again with `uri` added); the subscription is made again after every reconnect
+    /// until [`unsubscribe_resource`](Self::unsubscribe_resource).
     pub async fn subscribe_resource(&self, server: &str, uri: &str) -> Result<(), ManagerError> {
         let slot = self.slot(server)?;
         let (client, _) = self.ready_client(&slot).await?;
+        if client.era() == mcp_types::Era::Modern {
+            slot.subscriptions
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(uri.to_owned());
+            return self.relisten(server, &slot, &client).await;
+        }
         client
             .subscribe_resource(uri)
             .await
@@ -201,10 +209,30 @@ impl McpManager {
             .unwrap_or_else(|p| p.into_inner())
             .remove(uri);
         let (client, _) = self.ready_client(&slot).await?;
+        if client.era() == mcp_types::Era::Modern {
+            return self.relisten(server, &slot, &client).await;
+        }
         client
             .unsubscribe_resource(uri)
             .await
             .map_err(|e| ManagerError::client(server, e))
+    }
+
+    /// 2026-07-28: replace the server's listen stream with one for its current filter.
+    async fn relisten(
+        &self,
+        server: &str,
+        slot: &Slot,
+        client: &Client,
+    ) -> Result<(), ManagerError> {
+        let listen = client
+            .listen(slot.listen_filter())
+            .await
+            .map_err(|e| ManagerError::client(server, e))?;
+        // The old stream is dropped (cancelled) once the new one is in place.
+        let old = slot.lock().listen.replace(listen);
+        drop(old);
+        Ok(())
     }
 
     /// The server's client and its generation; waits while it is connecting, bounded by

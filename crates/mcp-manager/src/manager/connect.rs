@@ -18,6 +18,8 @@ pub(crate) struct Fresh {
     client: Client,
     lists: Lists,
     notifications: QueueReceiver,
+    /// 2026-07-28: the listen stream that replaces the GET stream and re-subscriptions.
+    listen: Option<mcp_client::Subscription>,
 }
 
 impl Inner {
@@ -73,6 +75,22 @@ impl Inner {
                     return Err(ManagerError::client(name, e));
                 }
             };
+            if client.era() == mcp_types::Era::Modern {
+                // List changes and resource updates come on one listen stream.
+                let listen = match client.listen(slot.listen_filter()).await {
+                    Ok(listen) => Some(listen),
+                    Err(e) => {
+                        tracing::warn!(target: "mcp::manager", server = name, error = %e, "could not listen for changes");
+                        None
+                    }
+                };
+                return Ok(Fresh {
+                    client,
+                    lists,
+                    notifications,
+                    listen,
+                });
+            }
             let uris: Vec<String> = slot
                 .subscriptions
                 .lock()
@@ -89,6 +107,7 @@ impl Inner {
                 client,
                 lists,
                 notifications,
+                listen: None,
             })
         };
         let bounded = async {
@@ -120,6 +139,7 @@ impl Inner {
             client,
             lists,
             notifications,
+            listen,
         } = fresh;
         let generation = {
             let mut state = slot.lock();
@@ -127,6 +147,7 @@ impl Inner {
                 None
             } else {
                 state.client = Some(client.clone());
+                state.listen = listen;
                 state.generation += 1;
                 state.lists = lists;
                 state.failed_generation = None;

@@ -53,6 +53,9 @@ pub(crate) struct SlotState {
     /// The quiet retry loop of a remote server, if one runs (a child of `cancel`); a new
     /// loop replaces the old one, so there is never more than one.
     pub(crate) quiet_retry: Option<CancellationToken>,
+    /// 2026-07-28: the `subscriptions/listen` stream of the current client (list changes
+    /// and the subscribed resources); replaced at every (re)connect and subscription change.
+    pub(crate) listen: Option<mcp_client::Subscription>,
 }
 
 impl Slot {
@@ -70,12 +73,23 @@ impl Slot {
                 failed_generation: None,
                 removed: false,
                 quiet_retry: None,
+                listen: None,
             }),
             changed: watch::channel(()).0,
             reconnect_lock: tokio::sync::Mutex::new(()),
             breaker: Mutex::new(StormBreaker::new(policy.storm_limit, policy.storm_window)),
             subscriptions: Mutex::new(BTreeSet::new()),
         }
+    }
+
+    /// The `subscriptions/listen` filter for this server: every list change and the
+    /// resources subscribed through the manager.
+    pub(crate) fn listen_filter(&self) -> mcp_types::subscriptions::SubscriptionFilter {
+        let uris = self.subscriptions.lock().unwrap_or_else(|p| p.into_inner());
+        uris.iter().fold(
+            mcp_types::subscriptions::SubscriptionFilter::list_changes(),
+            |filter, uri| filter.with_resource(uri.clone()),
+        )
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, SlotState> {

@@ -1,0 +1,445 @@
+//! The modern protocol against a scripted in-memory peer: the wire of the era probe, the
+//! `-32022` retry, the fallback, `_meta` on every request, the multi round-trip loop and
+//! the local refusals. mcp-test-server does not speak 2026-07-28 yet (helper "era-server"
+//! is adding it, with integration tests over real pipes and HTTP); the conformance suite's
+//! mock servers cover the HTTP side (`cargo xtask conformance`). Until then this pipe
+//! stands in for a server: it answers each frame from a script and records what was sent.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_jsonrpc::{BoxFuture, Error, Inbox, Outbound, Sent, SessionOptions, Transport};
+use serde_json::{Value, json};
+
+use crate::{Client, ClientOptions, ElicitationModes, Era, EraPreference};
+
+type Script = dyn Fn(&Value) -> Option<Value> + Send + Sync;
+
+/// A peer that answers each request with what `script` returns (no answer: `None`).
+struct Scripted {
+    inbox: Inbox,
+    sent: Arc<Mutex<Vec<Value>>>,
+    script: Arc<Script>,
+}
+
+impl std::fmt::Debug for Scripted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scripted")
+    }
+}
+
+impl Transport for Scripted {
+    fn send(&self, frame: Outbound) -> Sent {
+        let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
+        self.sent.lock().unwrap().push(message.clone());
+        if message.get("id").is_some()
+            && let Some(reply) = (self.script)(&message)
+        {
+            let mut reply = reply;
+            reply["jsonrpc"] = json!("2.0");
+            reply["id"] = message["id"].clone();
+            self.inbox
+                .receive(serde_json::to_vec(&reply).unwrap_or_default());
+        }
+        Sent::Done(Ok(()))
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.inbox.close(None);
+        Box::pin(async {})
+    }
+
+    fn kind(&self) -> &'static str {
+        "scripted"
+    }
+}
+
+async fn connect(
+    options: ClientOptions,
+    script: impl Fn(&Value) -> Option<Value> + Send + Sync + 'static,
+) -> (Result<Client, Error>, Arc<Mutex<Vec<Value>>>) {
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&sent);
+    let script: Arc<Script> = Arc::new(script);
+    let session = SessionOptions::new().with_timeout(Some(Duration::from_secs(5)));
+    let client = tokio::time::timeout(
+        Duration::from_secs(10),
+        Client::connect_with(options, session, move |inbox| async move {
+            Ok(Scripted {
+                inbox,
+                sent: log,
+                script,
+            })
+        }),
+    )
+    .await
+    .expect("connect is bounded");
+    (client, sent)
+}
+
+fn options() -> ClientOptions {
+    ClientOptions::new("era-test", "0.1")
+}
+
+fn discover_result() -> Value {
+    json!({"result": {"resultType": "complete", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}, "resources": {}, "logging": {}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern", "version": "9"}}}})
+}
+
+fn methods(sent: &Mutex<Vec<Value>>) -> Vec<String> {
+    sent.lock()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["method"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_modern_server_is_found_by_the_probe_and_every_request_carries_meta() {
+    let (client, sent) = connect(options(), |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        Some("tools/list") => Some(json!({"result": {"resultType": "complete", "tools": []}})),
+        _ => Some(json!({"error": {"code": -32601, "message": "nope"}})),
+    })
+    .await;
+    let client = client.unwrap();
+    assert_eq!(client.era(), Era::Modern);
+    assert_eq!(client.protocol_version(), "2026-07-28");
+    assert_eq!(client.server_info().name, "modern");
+    client.list_all_tools().await.unwrap();
+    assert_eq!(methods(&sent), ["server/discover", "tools/list"]);
+    for message in sent.lock().unwrap().iter() {
+        let meta = &message["params"]["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert_eq!(
+            meta["io.modelcontextprotocol/clientInfo"]["name"],
+            "era-test"
+        );
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object());
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn unsupported_version_is_retried_at_the_best_common_version() {
+    let first = Arc::new(Mutex::new(true));
+    let (client, sent) = connect(options(), move |m| {
+        if std::mem::take(&mut *first.lock().unwrap()) {
+            let data = json!({"supported": ["2031-01-01", "2026-07-28"], "requested": "x"});
+            return Some(
+                json!({"error": {"code": -32022, "message": "Unsupported", "data": data}}),
+            );
+        }
+        (m["method"] == "server/discover").then(discover_result)
+    })
+    .await;
+    assert_eq!(client.unwrap().era(), Era::Modern);
+    assert_eq!(methods(&sent), ["server/discover", "server/discover"]);
+}
+
+#[tokio::test]
+async fn no_common_version_is_a_typed_error() {
+    let (client, _) = connect(options(), |_| {
+        let data = json!({"supported": ["2031-01-01"]});
+        Some(json!({"error": {"code": -32022, "message": "Unsupported", "data": data}}))
+    })
+    .await;
+    let err = client.unwrap_err();
+    assert!(
+        matches!(&err, Error::NoCommonVersion { offered } if offered == &["2031-01-01"]),
+        "{err}"
+    );
+}
+
+fn legacy_script(m: &Value) -> Option<Value> {
+    match m["method"].as_str() {
+        Some("initialize") => Some(json!({"result": {"protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}}, "serverInfo": {"name": "old", "version": "1"}}})),
+        Some("ping") => Some(json!({"result": {}})),
+        _ => Some(json!({"error": {"code": -32601, "message": "Method not found"}})),
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_server_gets_initialize_after_the_refused_probe_and_legacy_only_skips_it() {
+    let (client, sent) = connect(options(), legacy_script).await;
+    let client = client.unwrap();
+    assert_eq!(client.era(), Era::Legacy);
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "initialize", "notifications/initialized"]
+    );
+    client.ping().await.unwrap();
+
+    let (client, sent) =
+        connect(options().with_era(EraPreference::LegacyOnly), legacy_script).await;
+    assert_eq!(client.unwrap().era(), Era::Legacy);
+    assert_eq!(methods(&sent), ["initialize", "notifications/initialized"]);
+
+    let (client, sent) =
+        connect(options().with_era(EraPreference::ModernOnly), legacy_script).await;
+    assert!(matches!(client.unwrap_err(), Error::Rpc(e) if e.code == -32601));
+    assert_eq!(methods(&sent), ["server/discover"]);
+}
+
+#[tokio::test]
+async fn a_silent_legacy_server_is_given_up_on_after_the_discover_timeout() {
+    let options = options().with_discover_timeout(Duration::from_millis(100));
+    let (client, sent) = connect(options, |m| match m["method"].as_str() {
+        Some("server/discover") => None,
+        _ => legacy_script(m),
+    })
+    .await;
+    assert_eq!(client.unwrap().era(), Era::Legacy);
+    let methods = methods(&sent);
+    // The timed-out probe is cancelled, then the handshake runs.
+    assert_eq!(methods[0], "server/discover");
+    assert!(methods.contains(&"initialize".to_owned()), "{methods:?}");
+}
+
+#[tokio::test]
+async fn removed_methods_are_refused_without_a_round_trip() {
+    let (client, sent) = connect(options(), |m| {
+        (m["method"] == "server/discover").then(discover_result)
+    })
+    .await;
+    let client = client.unwrap();
+    let err = client.ping().await.unwrap_err();
+    assert!(
+        matches!(&err, Error::NotInRevision { method, revision } if method == "ping" && revision == "2026-07-28"),
+        "{err}"
+    );
+    assert!(matches!(
+        client
+            .set_logging_level(mcp_types::LoggingLevel::Debug)
+            .await,
+        Err(Error::NotInRevision { .. })
+    ));
+    assert!(matches!(
+        client.subscribe_resource("file:///a").await,
+        Err(Error::NotInRevision { .. })
+    ));
+    assert!(matches!(
+        client
+            .notify::<Value>("notifications/roots/list_changed", None)
+            .await,
+        Err(Error::NotInRevision { .. })
+    ));
+    client.set_roots(Vec::new()).await.unwrap();
+    assert_eq!(methods(&sent), ["server/discover"]);
+}
+
+#[tokio::test]
+async fn input_required_is_answered_with_the_handlers_and_retried_with_the_exact_state() {
+    let options = options()
+        .with_roots(vec![mcp_types::Root::new("file:///work").unwrap()])
+        .with_elicitation(ElicitationModes::FORM, |_, _| async {
+            let mut content = serde_json::Map::new();
+            content.insert("name".into(), json!("octocat"));
+            Ok(mcp_types::ElicitResult::accept(content))
+        });
+    let (client, sent) = connect(options, |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        Some("tools/call") => Some(match m["params"]["requestState"].as_str() {
+            None => json!({"result": {"resultType": "input_required",
+                "requestState": " opaque=1 ",
+                "inputRequests": {
+                    "login": {"method": "elicitation/create", "params": {"mode": "form",
+                        "message": "who?", "requestedSchema": {"type": "object",
+                        "properties": {"name": {"type": "string"}}}}},
+                    "where": {"method": "roots/list"}}}}),
+            Some(" opaque=1 ") => json!({"result": {"resultType": "input_required",
+                "requestState": "round-2"}}),
+            Some(_) => json!({"result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "done"}]}}),
+        }),
+        _ => None,
+    })
+    .await;
+    let client = client.unwrap();
+    let result = client.call_tool("t", Some(json!({"a": 1}))).await.unwrap();
+    assert_eq!(result.text(), "done");
+    let sent = sent.lock().unwrap();
+    let calls: Vec<&Value> = sent
+        .iter()
+        .filter(|m| m["method"] == "tools/call")
+        .collect();
+    assert_eq!(calls.len(), 3);
+    assert!(calls[0]["params"].get("inputResponses").is_none());
+    let responses = &calls[1]["params"]["inputResponses"];
+    assert_eq!(responses["login"]["action"], "accept");
+    assert_eq!(responses["login"]["content"]["name"], "octocat");
+    assert_eq!(responses["where"]["roots"][0]["uri"], "file:///work");
+    assert_eq!(calls[1]["params"]["requestState"], " opaque=1 ");
+    // Round 2 asked for nothing: its retry carries the new state only.
+    assert!(calls[2]["params"].get("inputResponses").is_none());
+    assert_eq!(calls[2]["params"]["requestState"], "round-2");
+    for call in &calls {
+        assert_eq!(call["params"]["arguments"]["a"], 1);
+        assert!(call["params"]["_meta"].is_object());
+    }
+    let ids: std::collections::HashSet<String> =
+        calls.iter().map(|c| c["id"].to_string()).collect();
+    assert_eq!(ids.len(), 3, "each round has its own id");
+}
+
+#[tokio::test]
+async fn endless_input_required_fails_past_the_bound() {
+    let (client, sent) = connect(options().with_max_input_rounds(2), |m| {
+        match m["method"].as_str() {
+            Some("server/discover") => Some(discover_result()),
+            _ => Some(json!({"result": {"resultType": "input_required", "requestState": "s"}})),
+        }
+    })
+    .await;
+    let err = client
+        .unwrap()
+        .read_resource("file:///a")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InputRoundsExceeded { method, rounds: 2 } if method == "resources/read"),
+        "{err}"
+    );
+    assert_eq!(methods(&sent).len(), 1 + 3);
+}
+
+#[tokio::test]
+async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
+    use mcp_types::subscriptions::SubscriptionFilter;
+    let inbox_slot: Arc<Mutex<Option<Value>>> = Arc::default();
+    let seen = Arc::clone(&inbox_slot);
+    let (client, sent) = connect(options(), move |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        Some("subscriptions/listen") => {
+            // Held open: no result; the test looks at the request.
+            *seen.lock().unwrap() = Some(m.clone());
+            None
+        }
+        _ => None,
+    })
+    .await;
+    let client = client.unwrap();
+    let subscription = client
+        .listen(SubscriptionFilter::list_changes().with_resource("file:///a"))
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while inbox_slot.lock().unwrap().is_none() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the listen request went out");
+    let request = inbox_slot.lock().unwrap().clone().unwrap();
+    assert_eq!(request["params"]["notifications"]["toolsListChanged"], true);
+    assert_eq!(
+        request["params"]["notifications"]["resourceSubscriptions"][0],
+        "file:///a"
+    );
+    assert!(request["params"]["_meta"].is_object());
+    drop(subscription);
+    // Cancelled: on this stdio-like pipe, with notifications/cancelled naming it.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !methods(&sent).contains(&"notifications/cancelled".to_owned()) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the dropped subscription was cancelled");
+    let cancelled = sent
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .cloned()
+        .unwrap();
+    assert_eq!(cancelled["params"]["requestId"], request["id"]);
+
+    let (legacy, _) = connect(options(), legacy_script).await;
+    assert!(matches!(
+        legacy.unwrap().listen(SubscriptionFilter::default()).await,
+        Err(Error::NotInRevision { .. })
+    ));
+}
+
+/// A pipe whose first reply stream "breaks" (the request fails with `NoResponse`, as the
+/// HTTP transport reports it), then answers.
+#[derive(Debug)]
+struct Breaks {
+    inbox: Inbox,
+    ids: Mutex<Vec<Value>>,
+}
+
+impl Transport for Breaks {
+    fn send(&self, frame: Outbound) -> Sent {
+        let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
+        let first = {
+            let mut ids = self.ids.lock().unwrap();
+            ids.push(message["id"].clone());
+            ids.len() == 1
+        };
+        if let mcp_jsonrpc::FrameKind::Request(id) = frame.kind {
+            if first {
+                let failed = self.inbox.fail(&id, Error::NoResponse { id: id.clone() });
+                assert!(failed);
+            } else {
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}});
+                self.inbox.receive(serde_json::to_vec(&reply).unwrap());
+            }
+        }
+        Sent::Done(Ok(()))
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
+    fn kind(&self) -> &'static str {
+        "breaks"
+    }
+}
+
+#[tokio::test]
+async fn over_http_a_broken_reply_stream_is_reissued_once_with_a_new_id() {
+    let handler = crate::dispatcher::Dispatcher::new(options());
+    let session = mcp_jsonrpc::Session::open(
+        SessionOptions::new().with_timeout(Some(Duration::from_secs(5))),
+        handler as Arc<dyn mcp_jsonrpc::TransportHandler>,
+        |inbox| async move {
+            Ok(Breaks {
+                inbox,
+                ids: Mutex::default(),
+            })
+        },
+    )
+    .await
+    .unwrap();
+    let modern = super::Modern {
+        version: "2026-07-28".into(),
+        meta: super::ModernMeta::new("2026-07-28", &options()),
+        http: true,
+        tool_headers: super::ToolHeaders::default(),
+    };
+    let dispatcher = crate::dispatcher::Dispatcher::new(options());
+    let pipe = Arc::clone(session.transport());
+    let session = session.into_dyn();
+    let raw = modern
+        .request(
+            &session,
+            &dispatcher,
+            "tools/list",
+            None,
+            mcp_jsonrpc::RequestOptions::new(),
+        )
+        .await
+        .unwrap();
+    assert!(raw.get().contains("tools"));
+    let ids = pipe.ids.lock().unwrap().clone();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_ne!(ids[0], ids[1], "the re-issued request has a new id");
+}
