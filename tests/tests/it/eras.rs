@@ -161,6 +161,20 @@ async fn x_mcp_header_parameters_pass_the_servers_check() {
     client.close().await;
 }
 
+#[tokio::test]
+async fn a_header_mismatch_makes_the_client_relist_and_retry() {
+    // Not listed yet: the client knows no header parameters, the server answers -32020,
+    // the client re-lists the tools and retries with the headers.
+    let (client, _server) = connect(true, &["--era", "modern"], options()).await;
+    let arguments = json!({"region": "eu", "priority": 7, "query": "q"});
+    let result = bounded(client.call_tool("header_params", Some(arguments.clone())))
+        .await
+        .expect("retried after -32020");
+    let echoed: Value = serde_json::from_str(&result.text()).unwrap();
+    assert_eq!(echoed, arguments);
+    client.close().await;
+}
+
 async fn unsupported_version_with_a_supported_list(http: bool) {
     // The server speaks only a modern version the client does not know, and the legacy
     // revisions: the client must settle on legacy.
