@@ -1,9 +1,10 @@
 //! `cargo xtask bench`: our client against the floor, case by case, as ratios from one run.
 //!
-//! Builds `mcp-bench` in release, then for stdio and Streamable HTTP runs
-//! `mcp-bench-floor` and `mcp-bench` back to back on the same bench server for each case
-//! (sequential 5000, 20000 with 64 in flight, 500 × 1 MB), `--repeat` times alternating,
-//! keeping each client's fastest run. Then 50 concurrent connects against one, per
+//! Builds `mcp-bench` in release, then for stdio and Streamable HTTP, each in the legacy
+//! revision (2025-11-25, after `initialize`) and in 2026-07-28 (`--modern`: stateless,
+//! `_meta` and headers on every request), runs `mcp-bench-floor` and `mcp-bench` back to
+//! back on the same bench server for each case (sequential 5000, 20000 with 64 in flight,
+//! 500 × 1 MB), `--repeat` times alternating, keeping each client's fastest run. Then 50 concurrent connects against one, per
 //! transport. Speed is reported, never asserted: the command fails only when a benchmark itself fails.
 //!
 //! `cargo xtask bench --callgrind` counts instructions instead (valgrind), for a fixed stdio
@@ -75,11 +76,24 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
     }
     let repeat = repeat.max(1);
     let mut rows = Vec::new();
-    for transport in ["stdio", "http"] {
+    for (transport, modern) in [
+        ("stdio", false),
+        ("http", false),
+        ("stdio", true),
+        ("http", true),
+    ] {
+        let label = if modern {
+            format!("{transport} 2026")
+        } else {
+            transport.to_owned()
+        };
         for case in &CASES {
-            eprintln!("bench: {transport}, {}", case.name);
-            let server = Server::start(&binaries, transport)?;
+            eprintln!("bench: {label}, {}", case.name);
+            let server = Server::start(&binaries, transport, modern)?;
             let mut args: Vec<String> = case.args.iter().map(|s| (*s).to_owned()).collect();
+            if modern {
+                args.push("--modern".to_owned());
+            }
             args.extend(server.target_args());
             let (mut floor, mut client): (Option<Value>, Option<Value>) = (None, None);
             for _ in 0..repeat {
@@ -92,7 +106,7 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
                 case.http_target
             };
             rows.push(Row::from_reports(
-                format!("{transport}  {}", case.name),
+                format!("{label}  {}", case.name),
                 &floor.expect("repeat >= 1"),
                 &client.expect("repeat >= 1"),
                 target,
@@ -102,7 +116,7 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
     let mut connects = Vec::new();
     for transport in ["stdio", "http"] {
         eprintln!("bench: {transport}, client connect x{CONNECT_COUNT}");
-        let server = Server::start(&binaries, transport)?;
+        let server = Server::start(&binaries, transport, false)?;
         let mut args = vec!["--count".to_owned(), CONNECT_COUNT.to_owned()];
         args.extend(server.target_args());
         connects.push((transport, run_report(&binaries.connect, &args)?));
@@ -165,14 +179,19 @@ struct Server {
 }
 
 impl Server {
-    fn start(binaries: &Binaries, transport: &str) -> Result<Self> {
+    /// `modern`: the server speaks revision 2026-07-28 (`mcp-bench-server --modern`).
+    fn start(binaries: &Binaries, transport: &str, modern: bool) -> Result<Self> {
+        let revision: &[&str] = if modern { &["--modern"] } else { &[] };
         if transport == "stdio" {
+            let mut target = vec!["--stdio-server".into(), path_arg(&binaries.server)?];
+            target.extend(revision.iter().map(|s| (*s).to_owned()));
             return Ok(Self {
-                target: vec!["--stdio-server".into(), path_arg(&binaries.server)?],
+                target,
                 child: None,
             });
         }
         let mut child = Command::new(&binaries.server)
+            .args(revision)
             .args(["--http", "127.0.0.1:0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -288,7 +307,7 @@ fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
         "\nclient vs floor (best of {repeat}; MCP_BENCH_RUNTIME={runtime}); ratio = client / floor\n"
     );
     println!(
-        "{:<30} {:>9} {:>9} {:>6} {:>6} {:<4} {:>9} {:>9} {:>9} {:>6} {:<4}",
+        "{:<35} {:>9} {:>9} {:>6} {:>6} {:<4} {:>9} {:>9} {:>9} {:>6} {:<4}",
         "case",
         "floor s",
         "client s",
@@ -305,7 +324,7 @@ fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
         let time = ratio(row.client_secs, row.floor_secs);
         let rss = ratio(row.client_rss as f64, row.floor_rss as f64);
         println!(
-            "{:<30} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4} {:>9} {:>9} {:>9} {:>6.2} {:<4}",
+            "{:<35} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4} {:>9} {:>9} {:>9} {:>6.2} {:<4}",
             row.case,
             row.floor_secs,
             row.client_secs,
@@ -324,7 +343,7 @@ fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
         let all = connect["all_secs"].as_f64().unwrap_or(f64::NAN);
         let times = connect["ratio"].as_f64().unwrap_or(f64::NAN);
         println!(
-            "{:<30} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4}   (one connect vs {CONNECT_COUNT} at once)",
+            "{:<35} {:>9.4} {:>9.4} {:>6.2} {:>6.1} {:<4}   (one connect vs {CONNECT_COUNT} at once)",
             format!("{transport}  client connect x{CONNECT_COUNT}"),
             one,
             all,

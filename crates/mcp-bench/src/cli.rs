@@ -2,7 +2,7 @@
 //! `mcp-bench-connect`). Hand-parsed: it is fixed, and other harnesses drive it.
 
 /// Usage text.
-pub const USAGE: &str = "usage: (--seq N | --conc N --inflight K) [--size BYTES] \
+pub const USAGE: &str = "usage: (--seq N | --conc N --inflight K) [--size BYTES] [--modern] \
                          (--http URL | --stdio-server CMD ARGS…)";
 
 /// How calls are issued.
@@ -70,6 +70,10 @@ pub struct BenchArgs {
     pub size: Option<usize>,
     /// The server.
     pub target: Target,
+    /// Speak revision 2026-07-28 (`--modern`): the floor sends `server/discover` and
+    /// `_meta` instead of `initialize`; our client negotiates on its own, and must arrive
+    /// at 2026-07-28.
+    pub modern: bool,
 }
 
 /// A command line that does not follow [`USAGE`].
@@ -108,8 +112,10 @@ impl BenchArgs {
         let mut args = args.into_iter().map(Into::into);
         let (mut seq, mut conc, mut inflight, mut size) = (None, None, None, None);
         let mut target = None;
+        let mut modern = false;
         while let Some(arg) = args.next() {
             match arg.as_str() {
+                "--modern" => modern = true,
                 "--seq" => seq = Some(number("--seq", args.next())?),
                 "--conc" => conc = Some(number("--conc", args.next())?),
                 "--inflight" => inflight = Some(number("--inflight", args.next())?),
@@ -149,6 +155,7 @@ impl BenchArgs {
             n,
             size,
             target: target.ok_or(ArgsError::Target)?,
+            modern,
         })
     }
 
@@ -176,6 +183,9 @@ mod tests {
         assert_eq!(a.mode, Mode::Seq);
         assert_eq!(a.n, 5000);
         assert_eq!(a.warmup(), 100);
+        assert!(!a.modern);
+        let m = BenchArgs::parse(["--seq", "1", "--modern", "--http", "u"]).unwrap();
+        assert!(m.modern);
         assert_eq!(
             a.target,
             Target::Stdio {

@@ -25,6 +25,13 @@ pub async fn connect(target: &Target) -> Result<Client, BenchError> {
 /// The whole run: connect, check `tools/list`, warm up, time, report.
 pub async fn run_client(args: &BenchArgs) -> Result<Report, BenchError> {
     let client = connect(&args.target).await?;
+    if args.modern != (client.era() == mcp_client::Era::Modern) {
+        return Err(BenchError::BadReply(format!(
+            "the client negotiated {} (era {:?})",
+            client.protocol_version(),
+            client.era()
+        )));
+    }
     let tools = client.list_all_tools().await?;
     if !tools.iter().any(|tool| tool.name == "echo") {
         return Err(BenchError::NoEchoTool);

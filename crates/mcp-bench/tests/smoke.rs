@@ -55,7 +55,13 @@ fn assert_report(report: &Value, client: &str, transport: &str, mode: &str, n: u
 }
 
 async fn http_server() -> (Child, String) {
+    http_server_with(&[]).await
+}
+
+/// The HTTP bench server with `flags` before `--http`.
+async fn http_server_with(flags: &[&str]) -> (Child, String) {
     let mut server = Command::new(SERVER)
+        .args(flags)
         .args(["--http", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .kill_on_drop(true)
@@ -179,4 +185,42 @@ async fn a_wrong_reply_fails_the_run() {
             "{program} accepted a wrong reply: {out}"
         );
     }
+}
+
+#[tokio::test]
+async fn client_and_floor_at_2026_07_28_over_stdio_and_http() {
+    let (mut server, url) = http_server_with(&["--modern"]).await;
+    for (program, client) in [(CLIENT, "mcp-rs"), (FLOOR, "floor")] {
+        let stdio = [
+            "--seq",
+            "10",
+            "--modern",
+            "--stdio-server",
+            SERVER,
+            "--modern",
+        ];
+        let (ok, out) = run(program, &stdio).await;
+        assert!(ok, "{program} failed: {out}");
+        assert_report(&report(&out), client, "stdio", "seq", 10);
+        let http = [
+            "--conc",
+            "40",
+            "--inflight",
+            "4",
+            "--modern",
+            "--http",
+            &url,
+        ];
+        let (ok, out) = run(program, &http).await;
+        assert!(ok, "{program} failed: {out}");
+        assert_report(&report(&out), client, "http", "conc", 40);
+    }
+    // Our client must notice when it did not get the revision it was benchmarked for.
+    let (ok, _) = run(
+        CLIENT,
+        &["--seq", "1", "--stdio-server", SERVER, "--modern"],
+    )
+    .await;
+    assert!(!ok, "a legacy run against a modern server is refused");
+    server.kill().await.unwrap();
 }

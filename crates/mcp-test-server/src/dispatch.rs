@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use mcp_types::ErrorObject;
+use mcp_types::{ErrorObject, RequestId};
 use serde_json::{Value, json};
 
+use crate::modern::{self, Meta};
+use crate::options::Era;
 use crate::server::{Core, Outcome};
 use crate::sink::Sink;
 use crate::{completion, lifecycle, logging, pagination, prompts, resources, skills, tools};
@@ -18,10 +20,20 @@ pub(crate) struct Ctx {
     /// Where requests to the client go: `sink`, unless the front end routes them elsewhere.
     pub(crate) requests_sink: Sink,
     pub(crate) progress_token: Option<Value>,
+    /// The request's id.
+    pub(crate) request_id: RequestId,
+    /// What a modern (2026-07-28) request declared in `_meta`; `None` in a legacy session.
+    pub(crate) meta: Option<Meta>,
 }
 
 impl Ctx {
-    pub(crate) fn new(core: Arc<Core>, sink: Sink, params: &Value) -> Self {
+    pub(crate) fn new(
+        core: Arc<Core>,
+        sink: Sink,
+        params: &Value,
+        request_id: RequestId,
+        meta: Option<Meta>,
+    ) -> Self {
         let progress_token = params
             .pointer("/_meta/progressToken")
             .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
@@ -36,12 +48,52 @@ impl Ctx {
             sink,
             requests_sink,
             progress_token,
+            request_id,
+            meta,
+        }
+    }
+
+    /// Whether the client declared the capability at `path`: in this request's `_meta`
+    /// when it is modern, else in `initialize`.
+    pub(crate) fn client_supports(&self, path: &[&str]) -> bool {
+        match &self.meta {
+            Some(meta) => self.core.options.ignore_client_capabilities || meta.supports(path),
+            None => self.core.client_supports(path),
         }
     }
 }
 
 /// Answer one request.
 pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome {
+    if ctx.meta.is_none() {
+        return legacy(ctx, method, params).await;
+    }
+    let result = match method {
+        "server/discover" => Ok(modern::discover::discover(&ctx.core.options)),
+        "subscriptions/listen" => {
+            return match ctx.core.listeners.open(&ctx.request_id, &params, &ctx.sink) {
+                // Open until the client cancels it (or closes its stream).
+                Ok(_registration) => std::future::pending().await,
+                Err(e) => Outcome::Reply(Err(e)),
+            };
+        }
+        _ => match legacy(ctx, method, params).await {
+            Outcome::Reply(result) => result,
+            Outcome::Silent => return Outcome::Silent,
+        },
+    };
+    let result = result.map_err(|mut e| {
+        // 2026-07-28 retired -32002 (resource not found) for -32602.
+        if e.code == -32002 {
+            e.code = mcp_types::error_codes::INVALID_PARAMS;
+        }
+        e
+    });
+    Outcome::Reply(result.map(|r| modern::finish(&ctx.core.options, r)))
+}
+
+/// The methods of the legacy revisions (and of both eras).
+async fn legacy(ctx: &Ctx, method: &str, params: Value) -> Outcome {
     let gated = ctx.core.options.no_capabilities && !matches!(method, "initialize" | "ping");
     let result = match method {
         // With no capabilities declared, a strict server knows only the lifecycle methods.
@@ -51,6 +103,9 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
         "tools/list" => {
             let extra_tool = ctx.core.state().extra_tool;
             let mut definitions = tools::definitions(extra_tool);
+            if ctx.core.options.era != Era::Legacy {
+                definitions.extend(modern::tools::definitions());
+            }
             if ctx.core.options.hide_test_tools {
                 definitions.retain(|t| {
                     !t["name"]

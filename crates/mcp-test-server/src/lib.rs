@@ -1,7 +1,9 @@
 //! A real Model Context Protocol server for integration tests and demos.
 //!
 //! It speaks revision 2025-11-25 and answers clients that offer 2024-11-05, 2025-03-26 or
-//! 2025-06-18 in their own revision. Without flags it is a well-behaved demo server with
+//! 2025-06-18 in their own revision; with [`Era::Modern`] or [`Era::Dual`] (`--era`) it speaks
+//! the stateless revision 2026-07-28 too (`server/discover`, `_meta` on every request, multi
+//! round-trip input, `subscriptions/listen`). Without flags it is a well-behaved demo server with
 //! tools, resources, prompts, completions and logging; [`ServerOptions`] switches on faults
 //! (garbage lines, stray ids, hangs, crashes, huge lines, ...) for tests of a client that must
 //! survive a misbehaving server.
@@ -33,6 +35,7 @@ mod dispatch;
 mod http;
 mod lifecycle;
 mod logging;
+mod modern;
 mod options;
 mod pagination;
 mod prompts;
@@ -49,7 +52,7 @@ mod tools;
 
 pub use cli::main_with_args;
 pub use http::{serve_http, serve_legacy_sse};
-pub use options::{BearerToken, ServerOptions};
+pub use options::{BearerToken, Era, ServerOptions};
 pub use server::Server;
 pub use sink::{OutFrame, Sink};
 pub use stdio::{serve, serve_stdio};

@@ -17,7 +17,8 @@ use clap::Parser;
     about = "A Model Context Protocol server over stdio or HTTP, for tests and demos.",
     long_about = "A Model Context Protocol server (revision 2025-11-25, older revisions \
                   answered too) speaking newline-delimited JSON-RPC on stdin/stdout, or \
-                  Streamable HTTP with --http, or legacy HTTP+SSE with --legacy-sse. Without \
+                  Streamable HTTP with --http, or legacy HTTP+SSE with --legacy-sse; with \
+                  --era modern or --era dual it speaks revision 2026-07-28 too. Without \
                   flags it is a well-behaved demo server; the fault flags make it misbehave \
                   in the ways real servers do. Stderr carries diagnostics only."
 )]
@@ -191,6 +192,32 @@ pub struct ServerOptions {
     /// subscribes to it (for clients that watch resources).
     #[arg(long)]
     pub updated_on_subscribe: bool,
+
+    /// Which protocol era to speak: `legacy` (revisions up to 2025-11-25, `initialize` and
+    /// sessions; `server/discover` is an unknown method), `modern` (2026-07-28 only:
+    /// stateless, `_meta` on every request, `initialize` refused) or `dual` (both, chosen per
+    /// request: a request whose `_meta` names a protocol version is modern).
+    #[arg(long, value_enum, default_value_t = Era::Legacy, value_name = "ERA")]
+    pub era: Era,
+
+    /// Modern era: the protocol versions accepted in `_meta` (comma-separated; default
+    /// `2026-07-28`). Anything else is answered with -32022 listing these (and, with
+    /// `--era dual`, the legacy revisions too).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub modern_versions: Vec<String>,
+}
+
+/// The protocol era a server speaks (`--era`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[non_exhaustive]
+pub enum Era {
+    /// Revisions 2024-11-05 to 2025-11-25 only: exactly the server as it was before 2026.
+    #[default]
+    Legacy,
+    /// Revision 2026-07-28 only.
+    Modern,
+    /// Both: legacy for `initialize` sessions, modern for requests carrying `_meta`.
+    Dual,
 }
 
 /// The bearer token `--require-bearer` demands; `Debug` does not show it.

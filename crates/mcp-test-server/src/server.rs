@@ -17,10 +17,15 @@ use crate::child::ChildProcess;
 use crate::client_requests::{ClientRequests, Delivery, lock};
 use crate::dispatch::{self, Ctx};
 use crate::http::RequestLog;
+use crate::modern::{self, listen::Listeners};
 use crate::options::ServerOptions;
 use crate::sink::Sink;
 use crate::state::State;
 use crate::tasks::TaskStore;
+
+/// The `reason` the `cancellations` tool reports for a 2026-07-28 HTTP request whose reply
+/// stream the client closed.
+pub(crate) const STREAM_CLOSED: &str = "reply stream closed";
 
 /// An MCP server session, independent of any transport.
 ///
@@ -42,6 +47,8 @@ pub(crate) struct Core {
     pub(crate) tasks: TaskStore,
     stray_ids: AtomicU64,
     pub(crate) frontend: Frontend,
+    /// Open `subscriptions/listen` streams (2026-07-28).
+    pub(crate) listeners: Listeners,
 }
 
 /// What a front end other than stdio adds to a session.
@@ -89,6 +96,7 @@ impl Server {
                 tasks: TaskStore::default(),
                 stray_ids: AtomicU64::new(0),
                 frontend,
+                listeners: Listeners::default(),
             }),
         }
     }
@@ -156,6 +164,19 @@ impl Server {
         }
     }
 
+    /// A notification POSTed at 2026-07-28: recorded (a `notifications/cancelled` shows in
+    /// the `cancellations` tool) but without effect, since over HTTP only closing the reply
+    /// stream cancels a request.
+    pub(crate) fn note_notification(&self, frame: &[u8]) {
+        if let Ok(Message::Notification(notification)) = Message::from_slice(frame) {
+            self.core.record(&notification.method);
+            if notification.method == "notifications/cancelled" {
+                let params = notification_params(&notification);
+                self.core.state().cancellations.push(cancellation(&params));
+            }
+        }
+    }
+
     /// The methods received so far, in order (what the `server_log` tool reports).
     pub fn methods_received(&self) -> Vec<String> {
         self.core.state().methods.clone()
@@ -213,10 +234,23 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
             )),
         },
     };
-    let outcome = match params {
-        Err(e) => Outcome::Reply(Err(e)),
-        Ok(params) => {
-            let ctx = Ctx::new(Arc::clone(&core), sink.clone(), &params);
+    let meta = match &params {
+        Ok(params) if modern::is_modern(&core.options, &request.method, params) => {
+            Some(modern::check(&core.options, &request.method, params))
+        }
+        _ => None,
+    };
+    let modern = meta.is_some();
+    let outcome = match (params, meta) {
+        (Err(e), _) | (_, Some(Err(e))) => Outcome::Reply(Err(e)),
+        (Ok(params), meta) => {
+            let ctx = Ctx::new(
+                Arc::clone(&core),
+                sink.clone(),
+                &params,
+                request.id.clone(),
+                meta.and_then(Result::ok),
+            );
             let work = dispatch::dispatch(&ctx, &request.method, params);
             if core.options.ignore_cancel {
                 work.await
@@ -224,6 +258,15 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
                 tokio::select! {
                     outcome = work => outcome,
                     () = cancel.notified() => Outcome::Silent,
+                    // 2026-07-28 over HTTP: the client closing the reply stream cancels;
+                    // recorded like a `notifications/cancelled`, for the `cancellations` tool.
+                    () = sink.closed(), if modern => {
+                        core.state().cancellations.push(json!({
+                            "requestId": serde_json::to_value(&request.id).unwrap_or(Value::Null),
+                            "reason": STREAM_CLOSED,
+                        }));
+                        Outcome::Silent
+                    }
                 }
             }
         }
@@ -266,16 +309,9 @@ impl Core {
             // action beyond being recorded; unknown notifications are ignored, as required.
             return;
         }
-        let params: Value = notification
-            .params
-            .as_deref()
-            .and_then(|p| serde_json::from_str(p.get()).ok())
-            .unwrap_or(Value::Null);
+        let params = notification_params(notification);
+        self.state().cancellations.push(cancellation(&params));
         let request_id = params.get("requestId").cloned().unwrap_or(Value::Null);
-        self.state().cancellations.push(json!({
-            "requestId": request_id,
-            "reason": params.get("reason").cloned().unwrap_or(Value::Null),
-        }));
         if let Ok(id) = serde_json::from_value::<RequestId>(request_id)
             && let Some(in_flight) = lock(&self.in_flight).get(&id)
         {
@@ -353,6 +389,22 @@ impl Core {
         }
         true
     }
+}
+
+fn notification_params(notification: &Notification) -> Value {
+    notification
+        .params
+        .as_deref()
+        .and_then(|p| serde_json::from_str(p.get()).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// What the `cancellations` tool lists for a `notifications/cancelled`.
+fn cancellation(params: &Value) -> Value {
+    json!({
+        "requestId": params.get("requestId").cloned().unwrap_or(Value::Null),
+        "reason": params.get("reason").cloned().unwrap_or(Value::Null),
+    })
 }
 
 /// Stderr diagnostics for answers that matched nothing; they are otherwise ignored.

@@ -65,6 +65,11 @@ impl Sink {
         self.send_raw(buf);
     }
 
+    /// Resolves once the front end stops reading this sink (an HTTP reply stream closed).
+    pub(crate) async fn closed(&self) {
+        self.tx.closed().await;
+    }
+
     /// Whether the front end still reads this sink.
     pub fn is_open(&self) -> bool {
         !self.tx.is_closed()

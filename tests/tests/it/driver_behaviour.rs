@@ -3,6 +3,10 @@
 //! `notifications/cancelled`; server requests are answered; close rejects every pending call
 //! and closes once; a server that dies mid-call fails the call at once.
 //!
+//! stdio and Streamable HTTP run twice: against the legacy server, and against
+//! `--era modern` (revision 2026-07-28), where a cancellation over HTTP is the closed reply
+//! stream and the server's questions come as multi round-trip input instead of requests.
+//!
 //! Each test is written once, as a function of [`Via`], and instantiated per transport by
 //! [`per_transport!`], so nextest runs and reports each transport on its own.
 
@@ -11,6 +15,7 @@ use std::time::Duration;
 use mcp_client::{CancelToken, Client, ClientOptions, Error, RequestOptions, TransportKind};
 use mcp_integration_tests::{HttpServer, bounded, options, server};
 use mcp_types::CallToolRequestParams;
+use mcp_types::Era;
 use serde_json::{Value, json};
 
 /// The transport a test runs over.
@@ -19,6 +24,16 @@ enum Via {
     Stdio,
     Http,
     Sse,
+    /// stdio against `--era modern`.
+    ModernStdio,
+    /// Streamable HTTP against `--era modern`.
+    ModernHttp,
+}
+
+impl Via {
+    fn is_modern(self) -> bool {
+        matches!(self, Self::ModernStdio | Self::ModernHttp)
+    }
 }
 
 /// A connected client, and the HTTP server process behind it (none for stdio).
@@ -38,10 +53,21 @@ async fn connect(via: Via, options: ClientOptions) -> Fixture {
             let s = HttpServer::legacy_sse(&[]).await;
             (s.config_as(TransportKind::Sse), Some(s))
         }
+        Via::ModernStdio => (server(&["--era", "modern"]), None),
+        Via::ModernHttp => {
+            let s = HttpServer::http(&["--era", "modern"]).await;
+            (s.config_as(TransportKind::Http), Some(s))
+        }
     };
     let client = bounded(Client::connect(&config, options))
         .await
         .unwrap_or_else(|e| panic!("connect over {via:?}: {e}"));
+    let era = if via.is_modern() {
+        Era::Modern
+    } else {
+        Era::Legacy
+    };
+    assert_eq!(client.era(), era, "{via:?}");
     Fixture {
         client,
         _server: server,
@@ -76,6 +102,29 @@ async fn cancellations(client: &Client, at_least: usize) -> Vec<Value> {
     }
 }
 
+/// The server saw the one call the test made cancelled, once: by a `notifications/cancelled`
+/// whose reason contains `reason`; at 2026-07-28 over HTTP, by the closed reply stream alone
+/// (the test server records it with the reason "reply stream closed", and would record a
+/// `notifications/cancelled` POSTed beside it, which that revision does not expect).
+async fn assert_cancelled(via: Via, client: &Client, reason: &str) {
+    let expected = match via {
+        Via::ModernHttp => "reply stream closed",
+        _ => reason,
+    };
+    let got = cancellations(client, 1).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains(expected)),
+        "{got:?}"
+    );
+    // A second report (a notification sent besides the closed stream) would come at once.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let again = cancellations(client, 1).await;
+    assert_eq!(again.len(), 1, "cancelled once: {again:?}");
+}
+
 async fn timeout_sends_cancelled(via: Via) {
     let f = connect(via, options()).await;
     let options = RequestOptions::new().with_timeout(Duration::from_millis(200));
@@ -83,14 +132,7 @@ async fn timeout_sends_cancelled(via: Via) {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
-    let got = cancellations(&f.client, 1).await;
-    assert_eq!(got.len(), 1, "{got:?}");
-    assert!(
-        got[0]["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("timed out")),
-        "{got:?}"
-    );
+    assert_cancelled(via, &f.client, "timed out").await;
     f.client.close().await;
 }
 
@@ -110,8 +152,7 @@ async fn caller_cancel_sends_cancelled(via: Via) {
     })
     .await;
     assert!(matches!(result, Err(Error::Cancelled { .. })), "{result:?}");
-    let got = cancellations(&f.client, 1).await;
-    assert_eq!(got[0]["reason"], "the user gave up", "{got:?}");
+    assert_cancelled(via, &f.client, "the user gave up").await;
     f.client.close().await;
 }
 
@@ -126,14 +167,7 @@ async fn dropped_call_sends_cancelled(via: Via) {
             .await
             .is_err()
     );
-    let got = cancellations(&f.client, 1).await;
-    assert_eq!(got.len(), 1, "{got:?}");
-    assert!(
-        got[0]["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("abandoned")),
-        "{got:?}"
-    );
+    assert_cancelled(via, &f.client, "abandoned").await;
     f.client.close().await;
 }
 
@@ -141,10 +175,14 @@ async fn server_requests_are_answered(via: Via) {
     let roots = vec![mcp_types::Root::new("file:///tmp/project").unwrap()];
     let f = connect(via, options().with_roots(roots)).await;
     // The `roots` tool asks the client for its roots (a server-to-client request) and
-    // returns what it got.
-    let result = bounded(f.client.call_tool("roots", None))
-        .await
-        .expect("call roots");
+    // returns what it got; at 2026-07-28, `mrtr` asks through multi round-trip input.
+    let call = if via.is_modern() {
+        f.client
+            .call_tool("mrtr", Some(json!({"kinds": ["roots"]})))
+    } else {
+        f.client.call_tool("roots", None)
+    };
+    let result = bounded(call).await.expect("call roots");
     assert!(!result.is_error(), "{}", result.text());
     assert!(
         result.text().contains("file:///tmp/project"),
@@ -169,7 +207,12 @@ async fn close_rejects_pending_and_closes_once(via: Via) {
     assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
     bounded(f.client.closed()).await;
     assert!(!f.client.is_connected());
-    let again = bounded(f.client.ping()).await.unwrap_err();
+    // (`ping` is not part of 2026-07-28: the client refuses it before looking further.)
+    let again = if via.is_modern() {
+        bounded(f.client.list_tools(None)).await.unwrap_err()
+    } else {
+        bounded(f.client.ping()).await.unwrap_err()
+    };
     assert!(matches!(again, Error::TransportClosed { .. }), "{again:?}");
 }
 
@@ -207,6 +250,12 @@ macro_rules! per_transport {
         }
         mod sse {
             $(#[tokio::test] async fn $test() { super::$test(super::Via::Sse).await })*
+        }
+        mod modern_stdio {
+            $(#[tokio::test] async fn $test() { super::$test(super::Via::ModernStdio).await })*
+        }
+        mod modern_http {
+            $(#[tokio::test] async fn $test() { super::$test(super::Via::ModernHttp).await })*
         }
     };
 }

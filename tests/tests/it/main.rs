@@ -7,6 +7,7 @@
 
 mod detect_transport;
 mod driver_behaviour;
+mod eras;
 mod fuzz_corpora;
 mod http_client;
 mod http_faults;

@@ -23,6 +23,8 @@ pub struct HttpFloor {
     pool: Mutex<Vec<SendRequest<Full<Bytes>>>>,
     session: OnceLock<HeaderValue>,
     protocol_version: OnceLock<HeaderValue>,
+    /// Send `Mcp-Method` and `Mcp-Name` (2026-07-28).
+    standard_headers: OnceLock<()>,
     next_id: AtomicU64,
 }
 
@@ -45,6 +47,7 @@ impl HttpFloor {
             pool: Mutex::new(Vec::new()),
             session: OnceLock::new(),
             protocol_version: OnceLock::new(),
+            standard_headers: OnceLock::new(),
             next_id: AtomicU64::new(0),
         })
     }
@@ -54,10 +57,24 @@ impl HttpFloor {
         let _ = self.protocol_version.set(HeaderValue::from_static(version));
     }
 
-    /// POST a request, check the reply's id, return the body.
-    pub async fn request(&self, method: &str, params: &str) -> Result<Bytes, BenchError> {
+    /// Send `Mcp-Method` and `Mcp-Name` from now on (revision 2026-07-28).
+    pub fn set_standard_headers(&self) {
+        let _ = self.standard_headers.set(());
+    }
+
+    /// POST a request, check the reply's id, return the body. `name` goes in `Mcp-Name`
+    /// once [`Self::set_standard_headers`] was called.
+    pub async fn request(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        params: &str,
+    ) -> Result<Bytes, BenchError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let (status, body) = self.post(request_line(id, method, params)).await?;
+        let standard = self.standard_headers.get().map(|()| (method, name));
+        let (status, body) = self
+            .post(request_line(id, method, params), standard)
+            .await?;
         if status != StatusCode::OK {
             return Err(BenchError::Status(status.as_u16()));
         }
@@ -72,13 +89,17 @@ impl HttpFloor {
     /// POST a notification (expects `202 Accepted`).
     pub async fn notify(&self, method: &str) -> Result<(), BenchError> {
         let body = format!("{{\"jsonrpc\":\"2.0\",\"method\":\"{method}\"}}");
-        match self.post(body.into_bytes()).await? {
+        match self.post(body.into_bytes(), None).await? {
             (StatusCode::ACCEPTED, _) => Ok(()),
             (status, _) => Err(BenchError::Status(status.as_u16())),
         }
     }
 
-    async fn post(&self, body: Vec<u8>) -> Result<(StatusCode, Bytes), BenchError> {
+    async fn post(
+        &self,
+        body: Vec<u8>,
+        standard: Option<(&str, Option<&str>)>,
+    ) -> Result<(StatusCode, Bytes), BenchError> {
         let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let mut sender = match pooled {
             Some(sender) => sender,
@@ -93,6 +114,12 @@ impl HttpFloor {
         }
         if let Some(version) = self.protocol_version.get() {
             request = request.header("mcp-protocol-version", version);
+        }
+        if let Some((method, name)) = standard {
+            request = request.header("mcp-method", method);
+            if let Some(name) = name {
+                request = request.header("mcp-name", name);
+            }
         }
         let request = request
             .body(Full::new(Bytes::from(body)))

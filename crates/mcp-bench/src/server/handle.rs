@@ -12,6 +12,24 @@ pub const SESSION_ID: &str = "mcp-bench-session";
 
 const TOOLS: &str = r#"{"tools":[{"name":"echo","description":"Echo `text`, or reply with `size` bytes of text.","inputSchema":{"type":"object","properties":{"text":{"type":"string"},"size":{"type":"integer","minimum":0}},"required":["text"]}}]}"#;
 
+/// The same listing at 2026-07-28, where every result says what it is.
+const TOOLS_MODERN: &str = r#"{"resultType":"complete","tools":[{"name":"echo","description":"Echo `text`, or reply with `size` bytes of text.","inputSchema":{"type":"object","properties":{"text":{"type":"string"},"size":{"type":"integer","minimum":0}},"required":["text"]}}]}"#;
+
+/// `server/discover` (2026-07-28).
+const DISCOVER: &str = r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-bench-server","version":"0.1.0"}}}"#;
+
+/// Which revisions the server speaks (`mcp-bench-server [--modern]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Revision {
+    /// `initialize`, then 2025-11-25 (or what the client offers): the default.
+    #[default]
+    Legacy,
+    /// 2026-07-28 only: `server/discover`, `resultType` on every result, no `initialize`
+    /// (answered -32022). The request's `_meta` is not checked: this server must cost as
+    /// little as possible, and mcp-test-server checks the protocol.
+    Modern,
+}
+
 /// The filler for sized replies: written in chunks, never allocated whole.
 const FILLER: [u8; 8192] = [b'x'; 8192];
 
@@ -59,7 +77,11 @@ pub enum Replied {
 }
 
 /// Handle one JSON-RPC message; write its reply (one JSON object, no newline) to `out`.
-pub fn handle_message(message: &[u8], out: &mut impl Write) -> io::Result<Replied> {
+pub fn handle_message(
+    message: &[u8],
+    revision: Revision,
+    out: &mut impl Write,
+) -> io::Result<Replied> {
     let Ok(incoming) = serde_json::from_slice::<Incoming<'_>>(message) else {
         out.write_all(
             br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
@@ -70,7 +92,20 @@ pub fn handle_message(message: &[u8], out: &mut impl Write) -> io::Result<Replie
         return Ok(Replied::Nothing); // a notification, or a response to a request we never send
     };
     let params = incoming.params.map_or("{}", RawValue::get);
+    let modern = revision == Revision::Modern;
     match &*method {
+        "server/discover" if modern => {
+            result_start(out, id)?;
+            out.write_all(DISCOVER.as_bytes())?;
+            out.write_all(b"}")?;
+        }
+        "initialize" if modern => {
+            out.write_all(br#"{"jsonrpc":"2.0","id":"#)?;
+            out.write_all(id.get().as_bytes())?;
+            out.write_all(
+                br#","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}"#,
+            )?;
+        }
         "initialize" => {
             let version = serde_json::from_str::<InitializeParams<'_>>(params)
                 .map_or(Cow::Borrowed("2025-06-18"), |p| p.protocol_version);
@@ -88,7 +123,7 @@ pub fn handle_message(message: &[u8], out: &mut impl Write) -> io::Result<Replie
         }
         "tools/list" => {
             result_start(out, id)?;
-            out.write_all(TOOLS.as_bytes())?;
+            out.write_all(if modern { TOOLS_MODERN } else { TOOLS }.as_bytes())?;
             out.write_all(b"}")?;
         }
         "tools/call" => match serde_json::from_str::<CallParams<'_>>(params) {
@@ -97,7 +132,13 @@ pub fn handle_message(message: &[u8], out: &mut impl Write) -> io::Result<Replie
                 arguments: Some(args),
             }) if name == "echo" => {
                 result_start(out, id)?;
-                out.write_all(br#"{"content":[{"type":"text","text":"#)?;
+                if modern {
+                    out.write_all(
+                        br#"{"resultType":"complete","content":[{"type":"text","text":"#,
+                    )?;
+                } else {
+                    out.write_all(br#"{"content":[{"type":"text","text":"#)?;
+                }
                 match args.size {
                     Some(size) => {
                         out.write_all(b"\"")?;
@@ -138,8 +179,12 @@ mod tests {
     use serde_json::Value;
 
     fn reply(message: &str) -> Option<Value> {
+        reply_at(Revision::Legacy, message)
+    }
+
+    fn reply_at(revision: Revision, message: &str) -> Option<Value> {
         let mut out = Vec::new();
-        let replied = handle_message(message.as_bytes(), &mut out).unwrap();
+        let replied = handle_message(message.as_bytes(), revision, &mut out).unwrap();
         (replied != Replied::Nothing).then(|| serde_json::from_slice(&out).expect("valid JSON"))
     }
 
@@ -177,6 +222,25 @@ mod tests {
                 .len(),
             20000
         );
+    }
+
+    #[test]
+    fn modern_discovers_and_marks_every_result() {
+        let modern = |m: &str| reply_at(Revision::Modern, m).unwrap();
+        let discover = modern(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}"#);
+        assert_eq!(discover["result"]["supportedVersions"][0], "2026-07-28");
+        let init = modern(r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#);
+        assert_eq!(init["error"]["code"], -32022);
+        let list = modern(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+        assert_eq!(list["result"]["resultType"], "complete");
+        assert_eq!(list["result"]["tools"][0]["name"], "echo");
+        let echo = modern(
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+        );
+        assert_eq!(echo["result"]["resultType"], "complete");
+        assert_eq!(echo["result"]["content"][0]["text"], "hi");
+        let legacy = reply(r#"{"jsonrpc":"2.0","id":5,"method":"server/discover"}"#).unwrap();
+        assert_eq!(legacy["error"]["code"], -32601);
     }
 
     #[test]

@@ -12,13 +12,13 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use super::{Replied, SESSION_ID, handle_message};
+use super::{Replied, Revision, SESSION_ID, handle_message};
 
 type Body = BoxBody<Bytes, hyper::Error>;
 
 /// Listen on `addr` (e.g. `127.0.0.1:0`), print `listening http://ADDR/mcp` as the first
 /// line of stdout, and serve until the process is killed.
-pub async fn serve_http(addr: &str) -> io::Result<()> {
+pub async fn serve_http(addr: &str, revision: Revision) -> io::Result<()> {
     let listener = TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
     {
@@ -31,7 +31,7 @@ pub async fn serve_http(addr: &str) -> io::Result<()> {
         // Small replies must not wait for Nagle.
         stream.set_nodelay(true)?;
         tokio::spawn(async move {
-            let service = service_fn(respond);
+            let service = service_fn(move |request| respond(request, revision));
             // A client that drops its connection is not an error worth reporting.
             let _ = http1::Builder::new()
                 .keep_alive(true)
@@ -41,12 +41,15 @@ pub async fn serve_http(addr: &str) -> io::Result<()> {
     }
 }
 
-async fn respond(request: Request<Incoming>) -> Result<Response<Body>, hyper::Error> {
+async fn respond(
+    request: Request<Incoming>,
+    revision: Revision,
+) -> Result<Response<Body>, hyper::Error> {
     let response = match *request.method() {
         Method::POST => {
             let body = request.into_body().collect().await?.to_bytes();
             let mut out = Vec::with_capacity(256);
-            match handle_message(&body, &mut out) {
+            match handle_message(&body, revision, &mut out) {
                 Ok(Replied::Nothing) => status(StatusCode::ACCEPTED),
                 Ok(replied) => {
                     let mut response =

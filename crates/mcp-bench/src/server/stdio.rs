@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::os::fd::AsFd;
 
-use super::{Replied, handle_message};
+use super::{Replied, Revision, handle_message};
 
 /// Serve MCP over this process's stdin/stdout until stdin closes.
-pub fn serve_stdio() -> io::Result<()> {
+pub fn serve_stdio(revision: Revision) -> io::Result<()> {
     // Own duplicates of fds 0 and 1: std's Stdout is line-buffered (a flush per reply) and
     // its Stdin hides how much input is already buffered.
     let input = File::from(io::stdin().as_fd().try_clone_to_owned()?);
@@ -24,7 +24,9 @@ pub fn serve_stdio() -> io::Result<()> {
             return Ok(());
         }
         let message = line.trim_ascii();
-        if !message.is_empty() && handle_message(message, &mut writer)? != Replied::Nothing {
+        if !message.is_empty()
+            && handle_message(message, revision, &mut writer)? != Replied::Nothing
+        {
             writer.write_all(b"\n")?;
         }
         if !reader.buffer().contains(&b'\n') {

@@ -55,6 +55,12 @@ impl Streamable {
             Ok(contents) => contents,
             Err(refused) => return *refused,
         };
+        if self.modern.is_some()
+            && let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes)
+            && super::modern::is_modern_body(&self.options, &body)
+        {
+            return self.post_modern(&headers, &bytes, &body).await;
+        }
         let (session, created) = match header(&headers, "mcp-session-id") {
             None if contents.initialize => (self.sessions.create(&self.options, &self.log), true),
             _ => match self.session_of(&headers) {
@@ -230,7 +236,7 @@ async fn json_reply(
 }
 
 /// Whether a frame is a response or an error response (the end of a request's story).
-fn is_answer(frame: &[u8]) -> bool {
+pub(crate) fn is_answer(frame: &[u8]) -> bool {
     matches!(
         Message::from_slice(frame),
         Ok(Message::Response(_) | Message::Error(_))

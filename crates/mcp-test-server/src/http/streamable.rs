@@ -15,7 +15,8 @@ use super::body::Body;
 use super::log::{Entry, RequestLog};
 use super::reply::{self, Refusal, header};
 use super::session::{Session, Sessions};
-use crate::options::ServerOptions;
+use crate::options::{Era, ServerOptions};
+use crate::server::{Frontend, Server};
 
 /// The MCP endpoint's path.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -31,16 +32,27 @@ pub(crate) struct Streamable {
     pub(crate) log: Arc<RequestLog>,
     pub(crate) sessions: Sessions,
     next_stream: AtomicU64,
+    /// The one stateless core that serves every 2026-07-28 request (`--era modern|dual`).
+    pub(crate) modern: Option<Server>,
 }
 
 impl Streamable {
     pub(crate) fn new(options: ServerOptions, base: String) -> Self {
+        let log = Arc::new(RequestLog::default());
+        let modern = (options.era != Era::Legacy).then(|| {
+            let frontend = Frontend {
+                request_log: Some(Arc::clone(&log)),
+                server_requests: None,
+            };
+            Server::with_frontend(options.clone(), frontend)
+        });
         Self {
             options,
             base,
-            log: Arc::new(RequestLog::default()),
+            log,
             sessions: Sessions::default(),
             next_stream: AtomicU64::new(0),
+            modern,
         }
     }
 
@@ -73,6 +85,10 @@ impl Streamable {
         {
             // The spec's defence against DNS rebinding: only local pages may talk to us.
             return reply::text(StatusCode::FORBIDDEN, "Forbidden: Origin is not local");
+        }
+        if self.options.era == Era::Modern && *request.method() != Method::POST {
+            // 2026-07-28 has no GET stream and no session to DELETE.
+            return reply::method_not_allowed("POST");
         }
         match *request.method() {
             Method::POST => self.post(request, entry).await,

@@ -17,7 +17,7 @@ use crate::dispatch::Ctx;
 const AFTER_CANCEL_WAIT: Duration = Duration::from_millis(300);
 
 fn require(ctx: &Ctx, path: &[&str], what: &str) -> Result<(), CallError> {
-    if ctx.core.client_supports(path) {
+    if ctx.client_supports(path) {
         Ok(())
     } else {
         Err(CallError::Tool(format!(

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::{Args, CallError, CallResult, json_text, text_result};
 use crate::dispatch::Ctx;
 use crate::logging::{self, LogLevel};
+use crate::modern::listen::Change;
 
 /// Upper bound of `large`, so a typo cannot exhaust memory.
 const MAX_LARGE_BYTES: u64 = 256 * 1024 * 1024;
@@ -114,8 +115,12 @@ pub(super) fn log(ctx: &Ctx, args: &Args<'_>) -> CallResult {
     let level = LogLevel::parse(level_name)
         .ok_or_else(|| CallError::Tool(format!("unknown log level {level_name:?}")))?;
     let message = args.str("message")?;
-    let threshold = ctx.core.state().log_level;
-    if threshold.is_none_or(|min| level >= min) {
+    let send = match &ctx.meta {
+        // 2026-07-28: only a request that set `io.modelcontextprotocol/logLevel` gets logs.
+        Some(meta) => meta.log_level.is_some_and(|min| level >= min),
+        None => ctx.core.state().log_level.is_none_or(|min| level >= min),
+    };
+    if send {
         ctx.sink.notification(
             "notifications/message",
             &logging::message_params(level, message),
@@ -126,8 +131,12 @@ pub(super) fn log(ctx: &Ctx, args: &Args<'_>) -> CallResult {
 
 pub(super) fn change_tools(ctx: &Ctx) -> Value {
     ctx.core.state().extra_tool = true;
-    ctx.sink
-        .notification("notifications/tools/list_changed", &json!({}));
+    if ctx.meta.is_some() {
+        ctx.core.listeners.notify(Change::ToolsList);
+    } else {
+        ctx.sink
+            .notification("notifications/tools/list_changed", &json!({}));
+    }
     text_result("tools changed: extra_tool added")
 }
 
@@ -137,6 +146,12 @@ pub(super) fn has_extra_tool(ctx: &Ctx) -> bool {
 
 pub(super) fn touch(ctx: &Ctx, args: &Args<'_>) -> CallResult {
     let uri = args.str("uri")?;
+    if ctx.meta.is_some() {
+        return Ok(match ctx.core.listeners.notify(Change::Updated(uri)) {
+            0 => text_result(&format!("not subscribed: {uri}")),
+            _ => text_result("updated"),
+        });
+    }
     let subscribed = ctx.core.state().subscriptions.contains(uri);
     if !subscribed {
         return Ok(text_result(&format!("not subscribed: {uri}")));

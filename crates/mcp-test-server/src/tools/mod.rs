@@ -49,6 +49,9 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
     if let Some(answer) = task::route(ctx, name, args.0, params).await {
         return answer;
     }
+    if let Some(answer) = modern_tool(ctx, name, args.0, params) {
+        return answer;
+    }
     let outcome = match name {
         "echo" => args.str("text").map(text_result),
         "add" => local::add(&args),
@@ -86,6 +89,37 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
         Ok(result) => Ok(result),
         Err(CallError::Tool(message)) => Ok(tool_error(&message)),
         Err(CallError::Protocol(error)) => Err(error),
+    }
+}
+
+/// The tools of revision 2026-07-28, and the legacy tools that cannot work there (they
+/// send requests to the client, which 2026-07-28 replaced by multi round-trip input).
+fn modern_tool(
+    ctx: &Ctx,
+    name: &str,
+    args: &Map<String, Value>,
+    params: &Value,
+) -> Option<Result<Value, ErrorObject>> {
+    if ctx.core.options.era == crate::options::Era::Legacy {
+        return None;
+    }
+    let needs_modern = || {
+        Ok(tool_error(&format!(
+            "{name} needs revision 2026-07-28; this session speaks a legacy revision"
+        )))
+    };
+    match (name, &ctx.meta) {
+        ("mrtr", Some(meta)) => Some(crate::modern::mrtr::call(meta, params, args)),
+        ("mrtr", None) => Some(needs_modern()),
+        ("header_params", _) => Some(Ok(crate::modern::tools::header_params(args))),
+        ("schema_features", _) => Some(Ok(crate::modern::tools::schema_features(args))),
+        ("sample" | "elicit" | "elicit_url" | "roots" | "cancel_own_request", Some(_)) => {
+            Some(Ok(tool_error(&format!(
+                "{name} sends a request to the client, which revision 2026-07-28 does not \
+                 allow: call the mrtr tool instead"
+            ))))
+        }
+        _ => None,
     }
 }
 

@@ -7,4 +7,6 @@
 mod common;
 mod http;
 mod legacy_sse;
+mod modern_http;
+mod modern_stdio;
 mod stdio;

@@ -13,7 +13,7 @@ const WAIT: Duration = Duration::from_secs(10);
 /// How long we listen to conclude that something does not arrive.
 const QUIET: Duration = Duration::from_millis(500);
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: Lines<BufReader<ChildStdout>>,
@@ -21,7 +21,7 @@ struct Server {
 }
 
 impl Server {
-    fn spawn(args: &[&str]) -> Self {
+    pub(crate) fn spawn(args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-test-server"))
             .args(args)
             .stdin(Stdio::piped())
@@ -38,7 +38,7 @@ impl Server {
         }
     }
 
-    async fn send(&mut self, message: Value) {
+    pub(crate) async fn send(&mut self, message: Value) {
         let mut line = message.to_string();
         line.push('\n');
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -48,18 +48,18 @@ impl Server {
             .expect("write");
     }
 
-    async fn request(&mut self, id: i64, method: &str, params: Value) {
+    pub(crate) async fn request(&mut self, id: i64, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
     }
 
-    async fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
             .await;
     }
 
     /// The next raw stdout line; `None` at end of stream.
-    async fn line(&mut self) -> Option<String> {
+    pub(crate) async fn line(&mut self) -> Option<String> {
         timeout(WAIT, self.stdout.next_line())
             .await
             .expect("a stdout line in time")
@@ -67,13 +67,13 @@ impl Server {
     }
 
     /// The next stdout line, which must be JSON.
-    async fn message(&mut self) -> Value {
+    pub(crate) async fn message(&mut self) -> Value {
         let line = self.line().await.expect("stdout still open");
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
     }
 
     /// Messages up to and including the response with `id`: (the response, what came before).
-    async fn response(&mut self, id: i64) -> (Value, Vec<Value>) {
+    pub(crate) async fn response(&mut self, id: i64) -> (Value, Vec<Value>) {
         let mut before = Vec::new();
         loop {
             let m = self.message().await;
@@ -85,7 +85,7 @@ impl Server {
     }
 
     /// Whatever stdout lines arrive within [`QUIET`].
-    async fn lines_for_a_while(&mut self) -> Vec<String> {
+    pub(crate) async fn lines_for_a_while(&mut self) -> Vec<String> {
         let mut lines = Vec::new();
         let deadline = tokio::time::Instant::now() + QUIET;
         while let Ok(Ok(Some(line))) =
@@ -96,7 +96,7 @@ impl Server {
         lines
     }
 
-    async fn call(&mut self, id: i64, tool: &str, arguments: Value) -> Value {
+    pub(crate) async fn call(&mut self, id: i64, tool: &str, arguments: Value) -> Value {
         self.request(
             id,
             "tools/call",
@@ -131,7 +131,7 @@ impl Server {
     }
 
     /// Close stdin and wait for the exit status.
-    async fn finish(&mut self) -> std::process::ExitStatus {
+    pub(crate) async fn finish(&mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         timeout(WAIT, self.child.wait())
             .await
@@ -563,6 +563,8 @@ async fn help_lists_the_fault_flags() {
         "--page-size",
         "--name",
         "--instructions",
+        "--era",
+        "--modern-versions",
     ] {
         assert!(help.contains(flag), "--help mentions {flag}");
     }
