@@ -101,6 +101,11 @@ impl ClientOptions {
         self
     }
 
+    /// The era preference set with [`with_era`](Self::with_era).
+    pub fn era(&self) -> EraPreference {
+        self.era
+    }
+
     /// How long the `server/discover` probe may take before the client falls back to
     /// `initialize` (default [`DEFAULT_DISCOVER_TIMEOUT`], never more than the request
     /// timeout).

@@ -37,6 +37,11 @@ async fn a_crashed_server_is_reconnected_and_calls_work_again() {
     let second = manager.client("srv").unwrap();
     assert!(!first.is_connected() && second.is_connected());
     assert!(tool_names(&manager).contains(&"mcp__srv__echo".to_owned()));
+    // The era found by the first connection's probe is kept: the reconnect went straight
+    // to `initialize`.
+    let log = bounded(second.call_tool("server_log", None)).await.unwrap();
+    let log: serde_json::Value = serde_json::from_str(&log.text()).unwrap();
+    assert_eq!(log[0], "initialize", "{log}");
     manager.shutdown().await;
 }
 

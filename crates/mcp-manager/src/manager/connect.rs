@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Weak};
 
-use mcp_client::{Client, TransportKind};
+use mcp_client::{Client, Era, EraPreference, TransportKind};
 use mcp_types::methods;
 use tokio_util::sync::CancellationToken;
 
@@ -64,10 +64,24 @@ impl Inner {
                 options = options.with_auth_hook(provider);
             }
         }
+        // A reconnect speaks the era the last connection found, without probing again.
+        let known_era = *slot.known_era.lock().unwrap_or_else(|p| p.into_inner());
+        if let (EraPreference::Auto, Some(era)) = (options.era(), known_era) {
+            options = options.with_era(match era {
+                Era::Modern => EraPreference::ModernOnly,
+                _ => EraPreference::LegacyOnly,
+            });
+        }
         let work = async {
-            let client = Client::connect(&config, options)
-                .await
-                .map_err(|e| ManagerError::client(name, e))?;
+            let client = match Client::connect(&config, options).await {
+                Ok(client) => client,
+                Err(e) => {
+                    // Perhaps the server changed era: probe again next time.
+                    *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    return Err(ManagerError::client(name, e));
+                }
+            };
+            *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = Some(client.era());
             let lists = match load_lists(&client).await {
                 Ok(lists) => lists,
                 Err(e) => {
@@ -75,7 +89,7 @@ impl Inner {
                     return Err(ManagerError::client(name, e));
                 }
             };
-            if client.era() == mcp_types::Era::Modern {
+            if client.era() == Era::Modern {
                 // List changes and resource updates come on one listen stream.
                 let listen = match client.listen(slot.listen_filter()).await {
                     Ok(listen) => Some(listen),

@@ -35,6 +35,9 @@ pub(crate) struct Slot {
     pub(crate) breaker: Mutex<StormBreaker>,
     /// Resource URIs subscribed through the manager, re-subscribed after a reconnect.
     pub(crate) subscriptions: Mutex<BTreeSet<String>>,
+    /// The protocol era the last connection found (`2026-07-28/basic/versioning`: cache it
+    /// for the server); forgotten when a connect fails, so the next one probes again.
+    pub(crate) known_era: Mutex<Option<mcp_types::Era>>,
 }
 
 pub(crate) struct SlotState {
@@ -79,6 +82,7 @@ impl Slot {
             reconnect_lock: tokio::sync::Mutex::new(()),
             breaker: Mutex::new(StormBreaker::new(policy.storm_limit, policy.storm_window)),
             subscriptions: Mutex::new(BTreeSet::new()),
+            known_era: Mutex::new(None),
         }
     }
 
