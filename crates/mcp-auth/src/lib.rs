@@ -55,6 +55,9 @@ mod token;
 mod visitor;
 
 pub use config::{Grant, OAuthConfig};
+/// The HTTP client requests to authorization servers go through (re-exported so a user
+/// needs no direct `mcp-http` dependency).
+pub use mcp_http::{HttpClient, HttpClientOptions};
 pub use error::AuthError;
 pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
