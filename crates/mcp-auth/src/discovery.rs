@@ -304,7 +304,9 @@ pub async fn discover(
             };
             let authorization = match &m.authorization_endpoint {
                 Some(e) => net::endpoint(e, "authorization_endpoint")?,
-                None => issuer_url.join("/authorize").map_err(|_| missing("authorization_endpoint"))?,
+                None => issuer_url
+                    .join("/authorize")
+                    .map_err(|_| missing("authorization_endpoint"))?,
             };
             let token = match &m.token_endpoint {
                 Some(e) => net::endpoint(e, "token_endpoint")?,

@@ -55,10 +55,10 @@ mod token;
 mod visitor;
 
 pub use config::{Grant, OAuthConfig};
+pub use error::AuthError;
 /// The HTTP client requests to authorization servers go through (re-exported so a user
 /// needs no direct `mcp-http` dependency).
 pub use mcp_http::{HttpClient, HttpClientOptions};
-pub use error::AuthError;
 pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
 pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};
