@@ -27,6 +27,8 @@ struct Faults {
     wrong_iss: bool,
     /// Tokens expire at once (so the next request refreshes first).
     short_lived: bool,
+    /// The resource metadata names a plain-HTTP authorization server off loopback.
+    insecure_as: bool,
 }
 
 #[derive(Default)]
@@ -166,11 +168,18 @@ fn route(
 ) -> String {
     let url = Url::parse(&format!("{base}{target}")).unwrap();
     match (method, url.path()) {
-        ("GET", "/.well-known/oauth-protected-resource/mcp") => response(
-            200,
-            &[],
-            &serde_json::json!({"resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["read"]}).to_string(),
-        ),
+        ("GET", "/.well-known/oauth-protected-resource/mcp") => {
+            let server = if faults.insecure_as {
+                "http://as.example.com"
+            } else {
+                base
+            };
+            response(
+                200,
+                &[],
+                &serde_json::json!({"resource": format!("{base}/mcp"), "authorization_servers": [server], "scopes_supported": ["read"]}).to_string(),
+            )
+        }
         ("GET", "/.well-known/oauth-authorization-server") => response(
             200,
             &[],
@@ -227,11 +236,13 @@ fn route(
                 "authorization_code" => {
                     assert_eq!(f["code"], "code-SECRET");
                     assert_eq!(f["code_verifier"].len(), 43);
-                    c.code_grants.fetch_add(1, Ordering::SeqCst) + c.refresh_grants.load(Ordering::SeqCst)
+                    c.code_grants.fetch_add(1, Ordering::SeqCst)
+                        + c.refresh_grants.load(Ordering::SeqCst)
                 }
                 "refresh_token" => {
                     assert_eq!(f["refresh_token"], "refresh-SECRET");
-                    c.refresh_grants.fetch_add(1, Ordering::SeqCst) + c.code_grants.load(Ordering::SeqCst)
+                    c.refresh_grants.fetch_add(1, Ordering::SeqCst)
+                        + c.code_grants.load(Ordering::SeqCst)
                 }
                 other => panic!("grant {other}"),
             };
@@ -260,7 +271,11 @@ fn route(
                 let challenge = format!(
                     "Bearer resource_metadata=\"{base}/.well-known/oauth-protected-resource/mcp\", scope=\"read\""
                 );
-                response(401, &[("www-authenticate", &challenge)], r#"{"error":"invalid_token"}"#)
+                response(
+                    401,
+                    &[("www-authenticate", &challenge)],
+                    r#"{"error":"invalid_token"}"#,
+                )
             }
         }
         _ => response(404, &[], "{}"),
@@ -593,4 +608,56 @@ async fn no_secret_appears_in_any_debug_output() {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
     }
+}
+
+#[tokio::test]
+async fn an_authorization_server_off_loopback_must_be_https() {
+    let server = start(Faults {
+        insecure_as: true,
+        ..Faults::default()
+    })
+    .await;
+    let err = provider(&server, true).login().await.unwrap_err();
+    assert!(matches!(err, AuthError::InsecureUrl(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn tokens_and_client_of_another_issuer_are_never_used_after_a_move() {
+    let server = start(Faults::default()).await;
+    let resource = format!("{}/mcp", server.base);
+    // Stored from when the resource used another authorization server.
+    let store = Arc::new(MemoryTokenStore::new());
+    let mut old = StoredTokens::new("https://old-as.example", Secret::new("old-access"));
+    old.refresh_token = Some(Secret::new("old-refresh"));
+    store.save_tokens(&resource, &old).unwrap();
+    let mut old_client = RegisteredClient::new("old-client");
+    old_client.client_secret = Some(Secret::new("old-secret"));
+    store
+        .save_client("https://old-as.example", &old_client)
+        .unwrap();
+    let p = Arc::new(
+        OAuthProvider::new(resource.parse().unwrap(), OAuthConfig::new(), client())
+            .unwrap()
+            .with_store(Arc::clone(&store) as Arc<dyn TokenStore>)
+            .with_visitor(Arc::new(HeadlessVisitor::new(client()))),
+    );
+    let s = sender(&server, Arc::clone(&p));
+    assert_eq!(post(&server, &s).await.unwrap(), 200);
+    // The old token was tried and refused; no refresh at the new server (the refresh token
+    // belongs to the old one); a client registered there; the old client's secret never
+    // reached it (its token endpoint insists on the one it issued).
+    assert_eq!(
+        server.seen_auth.lock().unwrap().clone(),
+        [
+            Some("Bearer old-access".to_owned()),
+            Some("Bearer access-1".to_owned())
+        ]
+    );
+    assert_eq!(server.counters.refresh_grants.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 1);
+    assert_eq!(server.counters.code_grants.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        store.load_tokens(&resource).unwrap().unwrap().issuer,
+        server.base
+    );
 }
