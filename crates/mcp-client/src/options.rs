@@ -113,7 +113,7 @@ impl ClientOptions {
     /// is retried with the headers it returns (once, or up to the hook's
     /// [`max_retries`](mcp_http::AuthHook::max_retries)). The hook is also asked for its
     /// current headers before every request ([`headers`](mcp_http::AuthHook::headers)):
-    /// with feature `oauth`, an [`OAuthProvider`](crate::oauth::OAuthProvider) puts its
+    /// with feature `oauth`, an `oauth::OAuthProvider` (crate `mcp-auth`) puts its
     /// bearer token on every request this way.
     #[cfg(any(feature = "http", feature = "sse"))]
     #[must_use]
