@@ -58,6 +58,11 @@ pub mod tasks;
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
+/// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
+/// [`OAuthProvider`](mcp_auth::OAuthProvider) to
+/// [`ClientOptions::with_auth_hook`] to authorize against servers that demand it.
+#[cfg(feature = "oauth")]
+pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
     CancelToken, Error, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
 };

@@ -35,8 +35,8 @@ pub enum Scenario {
     SkillsVerify(SkillCheck),
     /// A 2026-07-28 or JSON Schema scenario of the 0.2.0-alpha suite (see [`ModernScenario`]).
     Modern(ModernScenario),
-    /// `auth/*`: connect, list tools, call one. These servers demand OAuth, which
-    /// mcp-client does not implement yet, so they are expected to fail.
+    /// `auth/*`: connect, list tools, call one, authorizing with OAuth (crate `mcp-auth`,
+    /// headless visitor) as the server demands.
     Auth(String),
     /// A name this client does not know.
     Unknown(String),
