@@ -33,6 +33,7 @@ mod dispatch;
 mod http;
 mod lifecycle;
 mod logging;
+mod oauth_options;
 mod options;
 mod pagination;
 mod prompts;
@@ -49,6 +50,7 @@ mod tools;
 
 pub use cli::main_with_args;
 pub use http::{serve_http, serve_legacy_sse};
+pub use oauth_options::{OAuthOptions, PreRegistered};
 pub use options::{BearerToken, ServerOptions};
 pub use server::Server;
 pub use sink::{OutFrame, Sink};

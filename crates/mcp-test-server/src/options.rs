@@ -191,6 +191,10 @@ pub struct ServerOptions {
     /// subscribes to it (for clients that watch resources).
     #[arg(long)]
     pub updated_on_subscribe: bool,
+
+    /// `--oauth` and its knobs: `/mcp` behind an authorization server of our own.
+    #[command(flatten)]
+    pub oauth: crate::OAuthOptions,
 }
 
 /// The bearer token `--require-bearer` demands; `Debug` does not show it.

@@ -6,6 +6,7 @@ mod get;
 mod legacy;
 mod listen;
 mod log;
+mod oauth;
 mod post;
 mod reply;
 mod session;

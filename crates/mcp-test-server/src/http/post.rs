@@ -55,6 +55,13 @@ impl Streamable {
             Ok(contents) => contents,
             Err(refused) => return *refused,
         };
+        if let Some(refused) = self
+            .oauth
+            .as_ref()
+            .and_then(|oauth| oauth.check_step_up(&headers, &bytes))
+        {
+            return refused;
+        }
         let (session, created) = match header(&headers, "mcp-session-id") {
             None if contents.initialize => (self.sessions.create(&self.options, &self.log), true),
             _ => match self.session_of(&headers) {

@@ -7,4 +7,5 @@
 mod common;
 mod http;
 mod legacy_sse;
+mod oauth;
 mod stdio;
