@@ -1,12 +1,67 @@
-//! The auth-error hook shared by the HTTP transports and the manager's credential providers.
+//! The auth hook shared by the HTTP transports and the manager's credential providers.
 
-use mcp_jsonrpc::BoxFuture;
+use std::fmt;
 
-/// Called when the server answers 401 or 403.
+use mcp_jsonrpc::{BoxFuture, Error};
+
+/// Headers the hook supplies: (name, value) pairs, such as `Authorization: Bearer ...`.
+pub type AuthHeaders = Vec<(String, String)>;
+
+/// What the server said when it refused a request (401 or 403), for
+/// [`AuthHook::on_auth_failure`].
+///
+/// `Debug` never shows the `Authorization` value that was sent.
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub struct AuthFailure<'a> {
+    /// 401 or 403.
+    pub status: u16,
+    /// The `WWW-Authenticate` challenge, when the server sent one.
+    pub www_authenticate: Option<&'a str>,
+    /// The `Authorization` header the refused request carried, if any: a hook compares it
+    /// with its current credentials, so that concurrent refusals of one stale token share
+    /// one refresh.
+    pub authorization: Option<&'a str>,
+}
+
+impl<'a> AuthFailure<'a> {
+    /// A refusal with `status` and, when present, the challenge and the `Authorization`
+    /// value that was sent.
+    pub fn new(
+        status: u16,
+        www_authenticate: Option<&'a str>,
+        authorization: Option<&'a str>,
+    ) -> Self {
+        Self {
+            status,
+            www_authenticate,
+            authorization,
+        }
+    }
+}
+
+impl fmt::Debug for AuthFailure<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthFailure")
+            .field("status", &self.status)
+            .field("www_authenticate", &self.www_authenticate)
+            .field("authorization", &self.authorization.map(|_| "<redacted>"))
+            .finish()
+    }
+}
+
+/// Called when the server answers 401 or 403, and (optionally) before every request.
 ///
 /// When the hook returns headers (typically a refreshed `Authorization`), the transport
-/// retries the failed request once with them and keeps sending them from then on. `None`
+/// retries the failed request with them and keeps sending them from then on. `None`
 /// means "nothing better to offer": the HTTP error propagates.
+///
+/// Only [`on_auth_error`](Self::on_auth_error) is required. An OAuth client (crate
+/// `mcp-auth`) also implements the provided methods: [`headers`](Self::headers) to put a
+/// current bearer token on every request (refreshed before it expires),
+/// [`on_auth_failure`](Self::on_auth_failure) to fail with a typed error (a person must log
+/// in) instead of a bare 401, and [`max_retries`](Self::max_retries) to allow the bounded
+/// re-authorizations of a scope step-up.
 ///
 /// ```
 /// use mcp_jsonrpc::BoxFuture;
@@ -30,5 +85,35 @@ pub trait AuthHook: Send + Sync + 'static {
         &'a self,
         status: u16,
         www_authenticate: Option<&'a str>,
-    ) -> BoxFuture<'a, Option<Vec<(String, String)>>>;
+    ) -> BoxFuture<'a, Option<AuthHeaders>>;
+
+    /// The server refused a request: headers to retry with, `Ok(None)` to let the HTTP
+    /// error propagate, or an error to fail the request with instead (for instance
+    /// [`Error::Authorization`] when a person must log in).
+    ///
+    /// The default asks [`on_auth_error`](Self::on_auth_error).
+    fn on_auth_failure<'a>(
+        &'a self,
+        failure: AuthFailure<'a>,
+    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, Error>> {
+        Box::pin(async move {
+            Ok(self
+                .on_auth_error(failure.status, failure.www_authenticate)
+                .await)
+        })
+    }
+
+    /// Headers for the next request, asked before each one (an OAuth client returns its
+    /// current bearer token, refreshing it first when it is about to expire). They replace
+    /// the configured headers of the same names from then on. The default has none.
+    fn headers(&self) -> BoxFuture<'_, Result<Option<AuthHeaders>, Error>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    /// How many times one request may be retried after a refusal with new headers from
+    /// this hook. The default, 1, is the plain "refresh once" contract; an OAuth client
+    /// allows a few more for the `insufficient_scope` step-up (it bounds its own loop too).
+    fn max_retries(&self) -> usize {
+        1
+    }
 }

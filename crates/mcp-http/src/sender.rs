@@ -14,7 +14,9 @@ use mcp_jsonrpc::Error;
 use url::Url;
 
 use crate::sync::lock;
-use crate::{AuthHook, CustomHeaders, HttpClient, ResponseBody, drain_body, header_str};
+use crate::{
+    AuthFailure, AuthHook, CustomHeaders, HttpClient, ResponseBody, drain_body, header_str,
+};
 use crate::{origin, same_origin};
 
 /// How many redirects one request follows before giving up.
@@ -83,9 +85,12 @@ impl HttpSender {
     /// everything but the configured headers, which are added here when the URI is on the
     /// configured origin.
     ///
-    /// - **401/403**: the auth hook (if any) is asked once per call; when it returns
-    ///   headers, they replace the configured ones of the same names (for this and every
-    ///   later request) and the request is sent once more.
+    /// - **Before each request** the auth hook (if any) is asked for its current headers
+    ///   ([`AuthHook::headers`]); they replace the configured ones of the same names.
+    /// - **401/403**: the auth hook (if any) is asked, at most [`AuthHook::max_retries`]
+    ///   times per call (once by default); when it returns headers, they replace the
+    ///   configured ones of the same names (for this and every later request) and the
+    ///   request is sent once more. When it returns an error, the call fails with it.
     /// - **307/308** to the same origin: followed, with the same method and body, at most
     ///   [`MAX_REDIRECTS`] times ([`Error::Http`] with the redirect's status beyond that).
     ///   A redirect to another origin is not followed, so headers and credentials never go
@@ -104,11 +109,23 @@ impl HttpSender {
     {
         let mut url = Cow::Borrowed(url);
         let mut uri = Cow::Borrowed(uri);
-        let mut retried = false;
+        let mut retries = 0;
         let mut redirects = 0;
         loop {
+            if let Some(hook) = &self.auth
+                && let Some(current) = hook.headers().await?
+            {
+                let current = CustomHeaders::new(&current)?;
+                lock(&self.headers).merge(&current);
+            }
             let mut request = build(&uri)?;
             self.apply_headers(&url, request.headers_mut());
+            // What the request carried, so the hook can tell a stale token from a fresh one.
+            let sent_authorization = request
+                .headers()
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
             let response = self.client.send(request).await?;
             seen(&response);
             let status = response.status();
@@ -131,17 +148,20 @@ impl HttpSender {
                 continue;
             }
             if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-                && !retried
                 && let Some(hook) = &self.auth
+                && retries < hook.max_retries()
             {
                 let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
-                let fresh = hook
-                    .on_auth_error(status.as_u16(), challenge.as_deref())
-                    .await;
+                let failure = AuthFailure::new(
+                    status.as_u16(),
+                    challenge.as_deref(),
+                    sent_authorization.as_deref(),
+                );
+                let fresh = hook.on_auth_failure(failure).await?;
                 if let Some(fresh) = fresh {
                     let fresh = CustomHeaders::new(&fresh)?;
                     lock(&self.headers).merge(&fresh);
-                    retried = true;
+                    retries += 1;
                     tracing::debug!(
                         status = status.as_u16(),
                         "retrying once with refreshed credentials"

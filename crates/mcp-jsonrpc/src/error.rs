@@ -138,6 +138,16 @@ pub enum Error {
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// The server demands authorization and the client could not obtain it: a person must
+    /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
+    /// holds a secret). Returned by an auth hook (crate `mcp-auth`) instead of a bare 401.
+    #[error("{}{message}", if *login_required { "login required: " } else { "authorization failed: " })]
+    Authorization {
+        /// No usable credentials and no way to get them without a person.
+        login_required: bool,
+        /// What happened, and what to do about it.
+        message: String,
+    },
     /// A configuration value that cannot be used.
     #[error("invalid configuration: {0}")]
     Config(String),
@@ -230,6 +240,7 @@ impl Error {
             Self::OutputSchemaMismatch { .. } => "output_schema",
             Self::PaginationAborted { .. } => "pagination",
             Self::Protocol(_) => "protocol",
+            Self::Authorization { .. } => "authorization",
             Self::Config(_) => "config",
             Self::Io(_) => "io",
         }

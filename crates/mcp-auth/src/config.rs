@@ -1,0 +1,85 @@
+//! [`OAuthConfig`]: what the user configures for one server's OAuth.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::Secret;
+
+/// Which OAuth grant obtains the tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Grant {
+    /// Authorization code with PKCE: a person approves in a browser (the default).
+    #[default]
+    AuthorizationCode,
+    /// Client credentials (machine to machine): a client secret or a signed JWT
+    /// (`private_key_jwt`), no person.
+    ClientCredentials,
+}
+
+/// How one server's OAuth is set up. Every field is optional: with none, the client
+/// discovers everything and registers itself (client ID metadata document or dynamic
+/// registration).
+///
+/// Construct with [`OAuthConfig::new`] and set the fields.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct OAuthConfig {
+    /// A pre-registered client ID. Used first, before any registration.
+    pub client_id: Option<String>,
+    /// The pre-registered client's secret, when it has one.
+    pub client_secret: Option<Secret>,
+    /// Scopes to ask for, instead of the server's challenge or `scopes_supported`.
+    pub scopes: Vec<String>,
+    /// The loopback redirect listener's port (`None`: a random free port).
+    pub callback_port: Option<u16>,
+    /// The redirect URI's path on the loopback listener (default `/callback`).
+    pub callback_path: String,
+    /// A client ID metadata document URL (an HTTPS URL the user hosts): used as the
+    /// `client_id` where the authorization server supports it.
+    pub client_metadata_url: Option<Url>,
+    /// The authorization server's metadata URL, instead of discovering it.
+    pub auth_server_metadata_url: Option<Url>,
+    /// Which grant to use.
+    pub grant: Grant,
+    /// A PEM (PKCS#8) private key file for `private_key_jwt` client authentication.
+    pub private_key_file: Option<PathBuf>,
+    /// The PEM private key itself (instead of a file).
+    pub private_key_pem: Option<Secret>,
+    /// The JWT signing algorithm for `private_key_jwt`: `ES256` (default) or `RS256`.
+    pub signing_algorithm: Option<String>,
+    /// The `client_name` sent when registering.
+    pub client_name: String,
+    /// How many `insufficient_scope` step-ups one server may ask for in a row (default 3).
+    pub max_step_ups: u32,
+}
+
+impl Default for OAuthConfig {
+    fn default() -> Self {
+        Self {
+            client_id: None,
+            client_secret: None,
+            scopes: Vec::new(),
+            callback_port: None,
+            callback_path: "/callback".to_owned(),
+            client_metadata_url: None,
+            auth_server_metadata_url: None,
+            grant: Grant::AuthorizationCode,
+            private_key_file: None,
+            private_key_pem: None,
+            signing_algorithm: None,
+            client_name: "mcp-rs".to_owned(),
+            max_step_ups: 3,
+        }
+    }
+}
+
+impl OAuthConfig {
+    /// Nothing configured: discover and register.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}

@@ -1,0 +1,111 @@
+//! [`AuthError`]: everything the OAuth flow can fail with. No variant ever holds a secret.
+
+/// What went wrong while obtaining or using authorization.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuthError {
+    /// No usable token, and getting one needs a person (no authorization visitor was
+    /// given, or the refresh failed and a new authorization cannot run here). Run the
+    /// login (`OAuthProvider::login`, `mcp login SERVER`).
+    #[error("login required for {server}: {reason}")]
+    LoginRequired {
+        /// The MCP server.
+        server: String,
+        /// Why no token could be used or obtained.
+        reason: String,
+    },
+    /// Metadata could not be found or is unusable (RFC 9728, RFC 8414).
+    #[error("authorization discovery failed: {0}")]
+    Discovery(String),
+    /// The authorization server metadata's `issuer` is not the issuer it was fetched for.
+    #[error("authorization server metadata names issuer {found:?}, expected {expected:?}")]
+    IssuerMismatch {
+        /// The issuer the metadata was fetched for.
+        expected: String,
+        /// The issuer the document named.
+        found: String,
+    },
+    /// The protected resource metadata is for another resource than the server's URL.
+    #[error("protected resource metadata is for {resource:?}, not for the server {server:?}")]
+    ResourceMismatch {
+        /// The MCP server's URL.
+        server: String,
+        /// The `resource` the metadata named.
+        resource: String,
+    },
+    /// An endpoint or URL that must be HTTPS (or loopback HTTP), or http(s), is not.
+    #[error("insecure or unsupported URL: {0}")]
+    InsecureUrl(String),
+    /// The authorization server does not advertise PKCE with S256.
+    #[error("authorization server {issuer} does not support PKCE S256 (code_challenge_methods_supported)")]
+    PkceUnsupported {
+        /// The authorization server.
+        issuer: String,
+    },
+    /// No way to identify this client to the authorization server.
+    #[error(
+        "no client registration for {issuer}: it supports neither client ID metadata documents \
+         nor dynamic registration; configure a client_id (and client_secret if it issued one) \
+         or a client_metadata_url"
+    )]
+    RegistrationUnavailable {
+        /// The authorization server.
+        issuer: String,
+    },
+    /// The authorization server refused, in the redirect (`error=`) or at an endpoint.
+    #[error("authorization server refused: {error}{}", description.as_deref().map(|d| format!(" ({d})")).unwrap_or_default())]
+    Refused {
+        /// The OAuth error code (`access_denied`, `invalid_grant`, ...) or the HTTP status.
+        error: String,
+        /// `error_description`, when given.
+        description: Option<String>,
+    },
+    /// The authorization response's `state` is not the one sent: possible CSRF, refused.
+    #[error("authorization response refused: state does not match the request")]
+    StateMismatch,
+    /// The authorization response's `iss` (RFC 9207) is wrong or missing where required.
+    #[error("authorization response refused: iss {found:?} where {expected:?} was required")]
+    IssuerResponseMismatch {
+        /// The issuer the request went to.
+        expected: String,
+        /// What the response carried (`None`: absent).
+        found: Option<String>,
+    },
+    /// Visiting the authorization URL failed (browser, listener, redirects).
+    #[error("authorization visit failed: {0}")]
+    Visit(String),
+    /// The `insufficient_scope` step-up was tried as many times as allowed.
+    #[error("still insufficient scope after {attempts} re-authorizations")]
+    StepUpLimit {
+        /// How many step-ups were made.
+        attempts: u32,
+    },
+    /// The token store could not read or write.
+    #[error("token store: {0}")]
+    Store(String),
+    /// The configuration is unusable (a private key that does not parse, ...).
+    #[error("OAuth configuration: {0}")]
+    Config(String),
+    /// An HTTP request to the authorization server or the resource failed.
+    #[error("{0}")]
+    Http(#[from] mcp_jsonrpc::Error),
+}
+
+impl AuthError {
+    /// Whether a person must log in to get past this.
+    pub fn is_login_required(&self) -> bool {
+        matches!(self, Self::LoginRequired { .. })
+    }
+}
+
+impl From<AuthError> for mcp_jsonrpc::Error {
+    fn from(error: AuthError) -> Self {
+        match error {
+            AuthError::Http(inner) => inner,
+            other => Self::Authorization {
+                login_required: other.is_login_required(),
+                message: other.to_string(),
+            },
+        }
+    }
+}

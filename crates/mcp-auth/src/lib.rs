@@ -1,0 +1,66 @@
+//! OAuth 2.1 for MCP clients (layer 3, beside the transports, on `mcp-http`): the
+//! authorization of the MCP specification (`basic/authorization`, revisions 2025-03-26 to
+//! 2026-07-28), as an [`mcp_http::AuthHook`].
+//!
+//! - [`OAuthProvider`]: one server's client. It puts `Authorization: Bearer` on every
+//!   request, refreshes before expiry and after a 401 (concurrent 401s share one refresh),
+//!   authorizes when the server demands it, steps up on 403 `insufficient_scope` (bounded),
+//!   and follows the resource to a new authorization server. [`login`](OAuthProvider::login),
+//!   [`logout`](OAuthProvider::logout), [`state`](OAuthProvider::state).
+//! - [`OAuthConfig`], [`Grant`]: pre-registered client, scopes, callback port, client ID
+//!   metadata document URL, metadata override, authorization code or client credentials,
+//!   private key for `private_key_jwt`.
+//! - Discovery ([`discovery`]): `WWW-Authenticate` ([`challenge`]), protected resource
+//!   metadata (RFC 9728), authorization server metadata in the specified order, its
+//!   `issuer` checked, the resource checked against the server's URL, the 2025-03-26
+//!   fallbacks.
+//! - Registration: pre-registered → client ID metadata document → dynamic registration
+//!   (RFC 7591, `application_type`) → [`AuthError::RegistrationUnavailable`]; remembered
+//!   per issuer.
+//! - [`AuthorizationVisitor`]: [`LoopbackVisitor`] (browser + one-shot 127.0.0.1
+//!   listener) and [`HeadlessVisitor`] (follows the redirects itself).
+//! - [`TokenStore`]: [`MemoryTokenStore`], [`FileTokenStore`] (0700 directory, 0600 files,
+//!   atomic replace).
+//! - [`Secret`]: tokens, codes, verifiers, client secrets and keys never show in `Debug`.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use mcp_auth::{FileTokenStore, LoopbackVisitor, OAuthConfig, OAuthProvider};
+//! use mcp_http::{HttpClient, HttpClientOptions};
+//!
+//! let http = HttpClient::new_async(&HttpClientOptions::new()).await?;
+//! let config = OAuthConfig::new();
+//! let provider = OAuthProvider::new("https://mcp.example.com/mcp".parse()?, config, http)?
+//!     .with_store(Arc::new(FileTokenStore::in_config_dir()?))
+//!     .with_visitor(Arc::new(LoopbackVisitor::new(None, "/callback")?));
+//! provider.login().await?;
+//! let hook: Arc<dyn mcp_http::AuthHook> = Arc::new(provider);
+//! # let _ = hook; Ok(()) }
+//! ```
+
+pub mod challenge;
+mod config;
+pub mod discovery;
+mod error;
+mod flow;
+mod jwt;
+mod net;
+mod pkce;
+mod provider;
+mod registration;
+mod secret;
+mod store;
+mod token;
+mod visitor;
+
+pub use config::{Grant, OAuthConfig};
+pub use error::AuthError;
+pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
+pub use secret::Secret;
+pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};
+pub use token::TokenAuthMethod;
+pub use visitor::{
+    AuthorizationResponse, AuthorizationVisitor, BrowserOpener, HeadlessVisitor, LoopbackVisitor,
+    open_url,
+};

@@ -1,0 +1,192 @@
+//! [`FileTokenStore`]: one private JSON file per server (tokens) and per issuer (client).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::{RegisteredClient, StoredTokens, TokenStore};
+use crate::AuthError;
+
+/// Tokens and clients in files under one directory: `tokens-<hash>.json` per server and
+/// `client-<hash>.json` per issuer (the hash is of the URL, so any URL makes a safe name).
+///
+/// On Unix the directory is created 0700 and every file 0600; a file is replaced
+/// atomically (written to a temporary file in the same directory, then renamed), so a
+/// crash never leaves half a token file.
+#[derive(Debug, Clone)]
+pub struct FileTokenStore {
+    dir: PathBuf,
+}
+
+impl FileTokenStore {
+    /// A store in `dir` (created on first write).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// A store in the platform's configuration directory: `$XDG_CONFIG_HOME/mcp-rs/oauth`
+    /// (else `~/.config/mcp-rs/oauth`) on Linux and BSD, `~/Library/Application
+    /// Support/mcp-rs/oauth` on macOS, `%APPDATA%\mcp-rs\oauth` on Windows.
+    pub fn in_config_dir() -> Result<Self, AuthError> {
+        config_dir()
+            .map(|d| Self::new(d.join("mcp-rs").join("oauth")))
+            .ok_or_else(|| {
+                AuthError::Store("no configuration directory (HOME or APPDATA unset)".to_owned())
+            })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, kind: &str, key: &str) -> PathBuf {
+        let hash = Sha256::digest(key.as_bytes());
+        let name: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
+        self.dir.join(format!("{kind}-{name}.json"))
+    }
+
+    fn read<T: serde::de::DeserializeOwned>(&self, path: &Path) -> Result<Option<T>, AuthError> {
+        match fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+                AuthError::Store(format!("{} is not a valid token file: {e}", path.display()))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(AuthError::Store(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
+
+    fn write<T: serde::Serialize>(&self, path: &Path, value: &T) -> Result<(), AuthError> {
+        let fail = |what: &str, e: std::io::Error| {
+            AuthError::Store(format!("cannot {what} {}: {e}", path.display()))
+        };
+        create_private_dir(&self.dir).map_err(|e| fail("create the directory of", e))?;
+        let bytes = serde_json::to_vec_pretty(value)
+            .map_err(|e| AuthError::Store(format!("cannot encode tokens: {e}")))?;
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let written = (|| {
+            let mut file = open_private(&tmp)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            fs::rename(&tmp, path)
+        })();
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(fail("write", e));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    if !dir.exists() {
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(dir)
+}
+
+#[cfg(unix)]
+fn open_private(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_private(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+fn config_dir() -> Option<PathBuf> {
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if cfg!(windows) {
+        return env("APPDATA");
+    }
+    if cfg!(target_os = "macos") {
+        return env("HOME").map(|h| h.join("Library").join("Application Support"));
+    }
+    env("XDG_CONFIG_HOME").or_else(|| env("HOME").map(|h| h.join(".config")))
+}
+
+impl TokenStore for FileTokenStore {
+    fn load_tokens(&self, server: &str) -> Result<Option<StoredTokens>, AuthError> {
+        self.read(&self.path("tokens", server))
+    }
+
+    fn save_tokens(&self, server: &str, tokens: &StoredTokens) -> Result<(), AuthError> {
+        self.write(&self.path("tokens", server), tokens)
+    }
+
+    fn remove_tokens(&self, server: &str) -> Result<(), AuthError> {
+        match fs::remove_file(self.path("tokens", server)) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(AuthError::Store(format!("cannot remove tokens: {e}"))),
+        }
+    }
+
+    fn load_client(&self, issuer: &str) -> Result<Option<RegisteredClient>, AuthError> {
+        self.read(&self.path("client", issuer))
+    }
+
+    fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError> {
+        self.write(&self.path("client", issuer), client)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Secret;
+
+    #[test]
+    fn files_are_private_and_round_trip() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = FileTokenStore::new(tmp.path().join("oauth"));
+        assert!(store.load_tokens("http://s/mcp").unwrap().is_none());
+        let mut tokens = StoredTokens::new("http://as", Secret::new("access-XYZ"));
+        tokens.refresh_token = Some(Secret::new("refresh-XYZ"));
+        store.save_tokens("http://s/mcp", &tokens).unwrap();
+        store.save_tokens("http://s/mcp", &tokens).unwrap();
+        assert_eq!(store.load_tokens("http://s/mcp").unwrap(), Some(tokens));
+        store
+            .save_client("http://as", &RegisteredClient::new("cid"))
+            .unwrap();
+        assert_eq!(
+            store.load_client("http://as").unwrap().unwrap().client_id,
+            "cid"
+        );
+        let names: Vec<_> = fs::read_dir(store.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(store.dir()), 0o700);
+            for name in names {
+                assert_eq!(mode(&store.dir().join(name)), 0o600);
+            }
+        }
+        store.remove_tokens("http://s/mcp").unwrap();
+        store.remove_tokens("http://s/mcp").unwrap();
+        assert!(store.load_tokens("http://s/mcp").unwrap().is_none());
+        // A corrupt file is a clear error, not a panic.
+        fs::write(store.path("tokens", "x"), b"{").unwrap();
+        assert!(matches!(store.load_tokens("x"), Err(AuthError::Store(_))));
+    }
+}

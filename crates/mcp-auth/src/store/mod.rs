@@ -1,0 +1,107 @@
+//! [`TokenStore`]: where tokens (per server) and registered clients (per issuer) are kept.
+//! [`MemoryTokenStore`] keeps them for the life of the process; [`FileTokenStore`] in
+//! private files.
+
+mod file;
+mod memory;
+
+pub use file::FileTokenStore;
+pub use memory::MemoryTokenStore;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{AuthError, Secret};
+
+/// The tokens of one server, from one authorization server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct StoredTokens {
+    /// The issuer that granted them: tokens are never sent after a move to another one.
+    pub issuer: String,
+    /// The access token.
+    pub access_token: Secret,
+    /// The refresh token, when one was issued (never assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<Secret>,
+    /// When the access token expires, in seconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
+    /// The scopes granted (or asked for, when the server did not say).
+    #[serde(default)]
+    pub scopes: Vec<String>,
+}
+
+impl StoredTokens {
+    /// Tokens from `issuer`.
+    pub fn new(issuer: impl Into<String>, access_token: Secret) -> Self {
+        Self {
+            issuer: issuer.into(),
+            access_token,
+            refresh_token: None,
+            expires_at: None,
+            scopes: Vec::new(),
+        }
+    }
+
+    /// Whether the access token expires within `margin` from now (never, without an
+    /// expiry).
+    pub fn expires_within(&self, margin: Duration) -> bool {
+        self.expires_at
+            .is_some_and(|at| now_secs().saturating_add(margin.as_secs()) >= at)
+    }
+}
+
+/// A client registered with one authorization server (dynamically, or the user's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RegisteredClient {
+    /// The client ID.
+    pub client_id: String,
+    /// The client secret, for confidential clients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<Secret>,
+    /// The token endpoint auth method the registration settled on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint_auth_method: Option<String>,
+    /// The redirect URIs registered.
+    #[serde(default)]
+    pub redirect_uris: Vec<String>,
+}
+
+impl RegisteredClient {
+    /// A client with this ID and no secret.
+    pub fn new(client_id: impl Into<String>) -> Self {
+        Self {
+            client_id: client_id.into(),
+            client_secret: None,
+            token_endpoint_auth_method: None,
+            redirect_uris: Vec::new(),
+        }
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub(crate) fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Keeps tokens per server (its canonical URL) and registered clients per issuer.
+///
+/// Methods are synchronous: the documents are a few hundred bytes. Implementations must be
+/// safe to share between threads; errors are [`AuthError::Store`] and never hold a secret.
+pub trait TokenStore: Send + Sync + 'static {
+    /// The tokens stored for `server`.
+    fn load_tokens(&self, server: &str) -> Result<Option<StoredTokens>, AuthError>;
+    /// Replace the tokens of `server`.
+    fn save_tokens(&self, server: &str, tokens: &StoredTokens) -> Result<(), AuthError>;
+    /// Forget the tokens of `server` (nothing stored is not an error).
+    fn remove_tokens(&self, server: &str) -> Result<(), AuthError>;
+    /// The client registered with `issuer`.
+    fn load_client(&self, issuer: &str) -> Result<Option<RegisteredClient>, AuthError>;
+    /// Remember the client registered with `issuer`.
+    fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError>;
+}

@@ -1,0 +1,160 @@
+//! [`LoopbackVisitor`]: open the browser, receive one redirect on 127.0.0.1.
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener as StdListener};
+use std::time::Duration;
+
+use mcp_jsonrpc::BoxFuture;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use url::Url;
+
+use super::{AuthorizationResponse, AuthorizationVisitor, BrowserOpener, open_url};
+use crate::AuthError;
+
+/// The default bound on the wait for the person to approve.
+pub const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(300);
+/// The bound on one request line and its headers.
+const REQUEST_LIMIT: usize = 16 * 1024;
+
+/// Opens the authorization URL in a browser ([`BrowserOpener`]) and listens on
+/// `127.0.0.1` (never another interface) for the redirect: it takes exactly one request on
+/// the callback path, answers it with a short page, and closes. Other paths (a browser's
+/// `/favicon.ico`) get a 404 and do not count.
+#[derive(Debug, Clone)]
+pub struct LoopbackVisitor {
+    redirect_uri: Url,
+    opener: BrowserOpener,
+    timeout: Duration,
+}
+
+impl LoopbackVisitor {
+    /// A listener on `port` (`None`: a free port chosen now, so the registered redirect
+    /// URI and the listener agree) with the redirect path `path` (e.g. `/callback`).
+    pub fn new(port: Option<u16>, path: &str) -> Result<Self, AuthError> {
+        let port = match port {
+            Some(p) => p,
+            None => StdListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .and_then(|l| l.local_addr())
+                .map(|a| a.port())
+                .map_err(|e| AuthError::Visit(format!("cannot find a free loopback port: {e}")))?,
+        };
+        let path = if path.starts_with('/') {
+            path.to_owned()
+        } else {
+            format!("/{path}")
+        };
+        let redirect_uri = Url::parse(&format!("http://127.0.0.1:{port}{path}"))
+            .map_err(|e| AuthError::Config(format!("invalid callback path {path:?}: {e}")))?;
+        Ok(Self {
+            redirect_uri,
+            opener: BrowserOpener::Auto,
+            timeout: DEFAULT_CALLBACK_TIMEOUT,
+        })
+    }
+
+    /// Show the URL this way instead of [`BrowserOpener::Auto`].
+    pub fn with_opener(mut self, opener: BrowserOpener) -> Self {
+        self.opener = opener;
+        self
+    }
+
+    /// Wait at most this long for the redirect.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    async fn run(&self, authorization_url: &Url) -> Result<AuthorizationResponse, AuthError> {
+        let port = self.redirect_uri.port().unwrap_or(80);
+        let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .await
+            .map_err(|e| AuthError::Visit(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+        open_url(authorization_url, &self.opener)?;
+        let wait = async {
+            loop {
+                let (mut stream, _) = listener
+                    .accept()
+                    .await
+                    .map_err(|e| AuthError::Visit(format!("callback listener: {e}")))?;
+                let Some(target) = read_request_target(&mut stream).await else {
+                    continue;
+                };
+                let Ok(url) = self.redirect_uri.join(&target) else {
+                    respond(&mut stream, 400, "Bad request.").await;
+                    continue;
+                };
+                if url.path() != self.redirect_uri.path() {
+                    respond(&mut stream, 404, "Not found.").await;
+                    continue;
+                }
+                let response = AuthorizationResponse::from_url(&url);
+                let page = if response.error.is_some() {
+                    "Authorization was refused. You can close this window."
+                } else {
+                    "Authorization received. You can close this window and return to the application."
+                };
+                respond(&mut stream, 200, page).await;
+                return Ok(response);
+            }
+        };
+        match tokio::time::timeout(self.timeout, wait).await {
+            Ok(result) => result,
+            Err(_) => Err(AuthError::Visit(format!(
+                "no authorization callback within {} s",
+                self.timeout.as_secs()
+            ))),
+        }
+        // The listener is dropped here: it took its one callback (or timed out).
+    }
+}
+
+/// The request target of an HTTP/1 request head (bounded in size and time).
+async fn read_request_target(stream: &mut tokio::net::TcpStream) -> Option<String> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 2048];
+    let read = async {
+        while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < REQUEST_LIMIT {
+            let n = stream.read(&mut chunk).await.ok()?;
+            if n == 0 {
+                break;
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        Some(())
+    };
+    tokio::time::timeout(Duration::from_secs(10), read).await.ok()??;
+    let line = buf.split(|b| *b == b'\n').next()?;
+    let line = std::str::from_utf8(line).ok()?;
+    let mut parts = line.split_whitespace();
+    let (method, target) = (parts.next()?, parts.next()?);
+    (method == "GET").then(|| target.to_owned())
+}
+
+async fn respond(stream: &mut tokio::net::TcpStream, status: u16, text: &str) {
+    let reason = match status {
+        200 => "OK",
+        404 => "Not Found",
+        _ => "Bad Request",
+    };
+    let body = format!("<!doctype html><title>mcp-rs</title><p>{text}</p>");
+    let head = format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\ncache-control: no-store\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes()).await;
+    let _ = stream.write_all(body.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+impl AuthorizationVisitor for LoopbackVisitor {
+    fn redirect_uri(&self) -> &Url {
+        &self.redirect_uri
+    }
+
+    fn visit<'a>(
+        &'a self,
+        authorization_url: &'a Url,
+    ) -> BoxFuture<'a, Result<AuthorizationResponse, AuthError>> {
+        Box::pin(self.run(authorization_url))
+    }
+}
