@@ -62,6 +62,10 @@ impl Inner {
                 options = options.with_auth_hook(provider);
             }
         }
+        #[cfg(feature = "oauth")]
+        if let Some(provider) = self.oauth_provider(slot, &config).await? {
+            options = options.with_auth_hook(provider);
+        }
         let work = async {
             let client = Client::connect(&config, options)
                 .await
