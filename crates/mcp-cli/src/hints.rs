@@ -29,6 +29,16 @@ pub(crate) async fn explain(
 }
 
 fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
+    if error.needs_login() {
+        let server = error.server().unwrap_or("SERVER");
+        return Some(
+            if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {
+                format!("the server needs you to log in: run `mcp --url {url} login` (then retry)")
+            } else {
+                format!("the server needs you to log in: run `mcp login {server}` (then retry)")
+            },
+        );
+    }
     let message = error.to_string();
     let url = config.url.as_deref().unwrap_or_default();
     let stdio = config.command.as_deref();

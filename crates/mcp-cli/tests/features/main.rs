@@ -8,6 +8,7 @@ mod errors;
 mod headers;
 mod help;
 mod interaction;
+mod oauth;
 mod pty;
 mod requests;
 mod resources;

@@ -117,11 +117,10 @@ impl Inner {
             server: slot.name.clone(),
             source,
         };
-        let parsed = url.parse().map_err(|_| {
-            oauth_error(mcp_client::oauth::AuthError::InsecureUrl(
-                "the server's url is not a valid URL".to_owned(),
-            ))
-        })?;
+        // A URL that does not parse is the transport's to report, with its own hints.
+        let Ok(parsed) = url.parse() else {
+            return Ok(None);
+        };
         let http = HttpClient::new_async(&HttpClientOptions::new())
             .await
             .map_err(|e| ManagerError::client(&slot.name, e))?;
@@ -189,6 +188,30 @@ impl McpManager {
                 server: name.to_owned(),
                 source,
             })
+    }
+
+    /// The auth hook the manager gives `name`'s connections (its OAuth provider), for an
+    /// application that connects a [`Client`](mcp_client::Client) of its own to the same
+    /// server; `None` when OAuth does not apply to it.
+    pub async fn oauth_hook(
+        &self,
+        name: &str,
+    ) -> Result<Option<Arc<dyn mcp_http::AuthHook>>, ManagerError> {
+        let slot = self.slot(name)?;
+        let config = slot
+            .entry
+            .resolve(&*self.inner.options.env)
+            .map_err(|source| ManagerError::Config {
+                server: slot.name.clone(),
+                source: Box::new(source),
+            })?;
+        let provider = self.inner.oauth_provider(&slot, &config).await?;
+        Ok(provider.map(|p| p as Arc<dyn mcp_http::AuthHook>))
+    }
+
+    /// The `oauth` settings of `name` as configured (unexpanded), if any.
+    pub fn oauth_settings(&self, name: &str) -> Option<OAuthSettings> {
+        self.slot(name).ok()?.entry.oauth.clone()
     }
 
     /// Where a server's authorization stands (from the token store until it connects);
