@@ -31,7 +31,12 @@ impl BearerChallenge {
 /// Split a space-separated scope string, dropping empty parts.
 pub(crate) fn split_scopes(scope: Option<&str>) -> Vec<String> {
     scope
-        .map(|s| s.split(' ').filter(|p| !p.is_empty()).map(str::to_owned).collect())
+        .map(|s| {
+            s.split(' ')
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -180,10 +185,16 @@ impl Parser<'_> {
         matches!(self.peek(), None | Some(b','))
     }
 
-    /// A token or a quoted string (backslash escapes removed).
+    /// A quoted string (backslash escapes removed), or an unquoted value read leniently up
+    /// to the next comma or space (servers write `scope=files:read`, not a strict token).
     fn value(&mut self) -> Option<String> {
         if self.peek() != Some(b'"') {
-            return self.token();
+            let start = self.i;
+            while !matches!(self.peek(), None | Some(b',' | b' ' | b'\t')) {
+                self.i += 1;
+            }
+            return (self.i > start)
+                .then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned());
         }
         self.i += 1;
         let mut out = Vec::new();
@@ -245,7 +256,15 @@ mod tests {
         let all = parse_www_authenticate("Negotiate abc123==, Bearer");
         assert_eq!(all[0].param(""), Some("abc123=="));
         assert_eq!(all[1].scheme, "Bearer");
-        for junk in ["", "=", ",,,", "\"", "Bearer =", "Bearer a=\"unterminated", "é"] {
+        for junk in [
+            "",
+            "=",
+            ",,,",
+            "\"",
+            "Bearer =",
+            "Bearer a=\"unterminated",
+            "é",
+        ] {
             let _ = parse_www_authenticate(junk);
         }
         assert!(parse_bearer("Basic realm=x").is_none());

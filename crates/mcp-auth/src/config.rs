@@ -53,7 +53,8 @@ pub struct OAuthConfig {
     pub signing_algorithm: Option<String>,
     /// The `client_name` sent when registering.
     pub client_name: String,
-    /// How many `insufficient_scope` step-ups one server may ask for in a row (default 3).
+    /// How many `insufficient_scope` step-ups one request may cause (default 2: with the
+    /// first authorization, at most three authorizations per request).
     pub max_step_ups: u32,
 }
 
@@ -72,7 +73,7 @@ impl Default for OAuthConfig {
             private_key_pem: None,
             signing_algorithm: None,
             client_name: "mcp-rs".to_owned(),
-            max_step_ups: 3,
+            max_step_ups: 2,
         }
     }
 }

@@ -227,11 +227,13 @@ fn same_issuer(a: &str, b: &str) -> bool {
 }
 
 /// Fetch the authorization server metadata for `issuer`, trying the well-known URLs in
-/// order (or `override_url` alone); the document's `issuer` must match.
+/// order (or `override_url` alone); with `check_issuer`, the document's `issuer` must match
+/// (not for a 2025-03-26 server, whose issuer was not named but guessed from its origin).
 pub async fn fetch_as_metadata(
     client: &HttpClient,
     issuer: &str,
     override_url: Option<&Url>,
+    check_issuer: bool,
 ) -> Result<Option<AuthServerMetadata>, AuthError> {
     let issuer_url = Url::parse(issuer).map_err(|e| {
         AuthError::Discovery(format!("authorization server {issuer:?} is not a URL: {e}"))
@@ -248,7 +250,7 @@ pub async fn fetch_as_metadata(
             continue;
         }
         let metadata: AuthServerMetadata = answer.json("authorization server metadata")?;
-        if !same_issuer(&metadata.issuer, issuer) {
+        if check_issuer && !same_issuer(&metadata.issuer, issuer) {
             return Err(AuthError::IssuerMismatch {
                 expected: issuer.to_owned(),
                 found: metadata.issuer,
@@ -285,7 +287,8 @@ pub async fn discover(
             (canonical_resource(server), origin)
         }
     };
-    let metadata = fetch_as_metadata(client, &issuer, override_url).await?;
+    let named = resource_metadata.is_some();
+    let metadata = fetch_as_metadata(client, &issuer, override_url, named).await?;
     let issuer_url = Url::parse(&issuer)
         .map_err(|e| AuthError::Discovery(format!("issuer {issuer:?} is not a URL: {e}")))?;
     let (authorization_endpoint, token_endpoint, registration_endpoint) = match &metadata {
@@ -301,7 +304,9 @@ pub async fn discover(
             };
             let authorization = match &m.authorization_endpoint {
                 Some(e) => net::endpoint(e, "authorization_endpoint")?,
-                None => issuer_url.join("/authorize").map_err(|_| missing("authorization_endpoint"))?,
+                None => issuer_url
+                    .join("/authorize")
+                    .map_err(|_| missing("authorization_endpoint"))?,
             };
             let token = match &m.token_endpoint {
                 Some(e) => net::endpoint(e, "token_endpoint")?,

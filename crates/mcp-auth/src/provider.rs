@@ -149,6 +149,8 @@ impl OAuthProvider {
     }
 
     /// Forget this server's tokens (the store's too). Registered clients are kept.
+    /// Connections already made keep sending the token they hold until they reconnect
+    /// (the manager reconnects a server after its logout).
     pub async fn logout(&self) -> Result<(), AuthError> {
         let mut session = self.session.lock().await;
         session.tokens = None;
@@ -320,10 +322,16 @@ impl OAuthProvider {
         session.tokens = None;
         if self.visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
             *lock(&self.state) = AuthState::NeedsLogin;
-            return Err(self.login_required("the server demands authorization and no usable token is stored"));
+            return Err(self
+                .login_required("the server demands authorization and no usable token is stored"));
         }
         let result = self
-            .authorize(&mut session, challenge.as_ref(), &[], self.visitor.as_deref())
+            .authorize(
+                &mut session,
+                challenge.as_ref(),
+                &[],
+                self.visitor.as_deref(),
+            )
             .await;
         self.settle(&result);
         result.map(|t| Some(bearer(&t)))
@@ -341,7 +349,10 @@ fn load_key(config: &OAuthConfig) -> Result<Option<SigningKey>, AuthError> {
     let pem = match (&config.private_key_pem, &config.private_key_file) {
         (Some(pem), _) => pem.expose().to_owned(),
         (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
-            AuthError::Config(format!("cannot read the private key {}: {e}", path.display()))
+            AuthError::Config(format!(
+                "cannot read the private key {}: {e}",
+                path.display()
+            ))
         })?,
         (None, None) => return Ok(None),
     };
@@ -368,7 +379,11 @@ impl AuthHook for OAuthProvider {
     ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
         Box::pin(async move {
             Ok(self
-                .handle_failure(failure.status, failure.www_authenticate, failure.authorization)
+                .handle_failure(
+                    failure.status,
+                    failure.www_authenticate,
+                    failure.authorization,
+                )
                 .await?)
         })
     }

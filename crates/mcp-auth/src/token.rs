@@ -127,9 +127,14 @@ impl TokenRequest<'_> {
         let id = &self.client.client_id;
         match self.method {
             TokenAuthMethod::ClientSecretBasic => {
-                let secret = self.client.client_secret.as_ref().map_or("", Secret::expose);
-                let encode =
-                    |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+                let secret = self
+                    .client
+                    .client_secret
+                    .as_ref()
+                    .map_or("", Secret::expose);
+                let encode = |s: &str| {
+                    url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>()
+                };
                 let basic = STANDARD.encode(format!("{}:{}", encode(id), encode(secret)));
                 headers.push(("authorization", format!("Basic {basic}")));
             }
@@ -168,12 +173,11 @@ impl TokenRequest<'_> {
                 },
             });
         }
-        let response: TokenResponse = serde_json::from_slice(&answer.body).map_err(|_| {
-            AuthError::Refused {
+        let response: TokenResponse =
+            serde_json::from_slice(&answer.body).map_err(|_| AuthError::Refused {
                 error: "invalid_response".to_owned(),
                 description: Some("the token response is not valid JSON".to_owned()),
-            }
-        })?;
+            })?;
         if let Some(kind) = &response.token_type
             && !kind.eq_ignore_ascii_case("bearer")
         {

@@ -56,14 +56,14 @@ pub mod tasks;
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
-pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
-#[cfg(feature = "http")]
-pub use mcp_transport_http::{HttpConfig, ProxyMode};
 /// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
 /// [`OAuthProvider`](mcp_auth::OAuthProvider) to
 /// [`ClientOptions::with_auth_hook`] to authorize against servers that demand it.
 #[cfg(feature = "oauth")]
 pub use mcp_auth as oauth;
+pub use mcp_jsonrpc::{CancelToken, Error, PaginationAbort, RequestOptions};
+#[cfg(feature = "http")]
+pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]
 pub use mcp_transport_stdio::StdioConfig;
 pub use notification::ServerNotification;

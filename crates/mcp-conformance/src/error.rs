@@ -28,6 +28,8 @@ pub enum ScenarioError {
         /// What happened instead.
         outcome: String,
     },
+    /// The OAuth provider of an `auth/*` scenario could not be set up.
+    AuthSetup(String),
     /// A tool answered, but not with what the scenario expects.
     UnexpectedResult {
         /// The tool.
@@ -54,6 +56,7 @@ impl fmt::Display for ScenarioError {
                 f.write_str("the server declared no skills extension or lists no skill")
             }
             Self::Skill { uri, outcome } => write!(f, "skill {uri}: {outcome}"),
+            Self::AuthSetup(why) => write!(f, "OAuth setup: {why}"),
             Self::UnexpectedResult { tool, text } => {
                 write!(f, "unexpected result from `{tool}`: {text:?}")
             }

@@ -20,6 +20,7 @@
 //! # Ok(()) }
 //! ```
 
+mod auth;
 mod defaults;
 mod error;
 mod play;

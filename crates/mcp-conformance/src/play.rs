@@ -46,8 +46,12 @@ pub async fn play(scenario: &Scenario, url: &str) -> Result<(), ScenarioError> {
             let play = SkillPlay::LoadExpectingRejection(check);
             return skills::play(url, options, REQUEST_TIMEOUT_MS, play).await;
         }
-        // What an OAuth-capable client would do once authorized: use the server.
-        Scenario::Auth(_) => return session(url, options, Then::CallFirstTool).await,
+        // Authorize as the server demands (mcp-auth, headless), then use the server.
+        Scenario::Auth(name) => {
+            let hook = crate::auth::provider(name, url).await?;
+            let options = options.with_auth_hook(hook);
+            return session(url, options, Then::CallFirstTool).await;
+        }
         Scenario::Unknown(name) => return Err(ScenarioError::UnknownScenario(name.clone())),
     };
     let then = Then::Call {

@@ -31,8 +31,8 @@ pub enum Scenario {
     /// `sep-2640-client-verify-{digest,size,frontmatter}`: load the skill whose SKILL.md
     /// fails that check, and reject it before reading its other file.
     SkillsVerify(SkillCheck),
-    /// `auth/*`: connect, list tools, call one. These servers demand OAuth, which
-    /// mcp-client does not implement yet, so they are expected to fail.
+    /// `auth/*`: connect, list tools, call one, authorizing with OAuth (crate `mcp-auth`,
+    /// headless visitor) as the server demands.
     Auth(String),
     /// A name this client does not know.
     Unknown(String),

@@ -441,6 +441,143 @@ mod tests {
         assert_eq!(server.heads().len(), 2);
     }
 
+    /// An OAuth-like hook: a header before every request, typed failures, more retries.
+    struct Oauthish {
+        current: Mutex<&'static str>,
+        answers: Mutex<Vec<Result<Option<&'static str>, ()>>>,
+        headers_calls: AtomicUsize,
+        failures: AtomicUsize,
+        sent: Mutex<Vec<Option<String>>>,
+    }
+
+    impl AuthHook for Oauthish {
+        fn on_auth_error<'a>(
+            &'a self,
+            _status: u16,
+            _challenge: Option<&'a str>,
+        ) -> BoxFuture<'a, Option<Vec<(String, String)>>> {
+            unreachable!("on_auth_failure is implemented")
+        }
+
+        fn on_auth_failure<'a>(
+            &'a self,
+            failure: AuthFailure<'a>,
+        ) -> BoxFuture<'a, Result<Option<Vec<(String, String)>>, Error>> {
+            self.failures.fetch_add(1, Ordering::SeqCst);
+            lock(&self.sent).push(failure.authorization.map(str::to_owned));
+            let answer = lock(&self.answers).remove(0);
+            Box::pin(async move {
+                match answer {
+                    Ok(token) => Ok(token.map(|t| vec![("Authorization".into(), t.into())])),
+                    Err(()) => Err(Error::Authorization {
+                        login_required: true,
+                        message: "log in".into(),
+                    }),
+                }
+            })
+        }
+
+        fn headers(&self) -> BoxFuture<'_, Result<Option<Vec<(String, String)>>, Error>> {
+            self.headers_calls.fetch_add(1, Ordering::SeqCst);
+            let current = *lock(&self.current);
+            Box::pin(async move { Ok(Some(vec![("Authorization".into(), current.into())])) })
+        }
+
+        fn max_retries(&self) -> usize {
+            3
+        }
+    }
+
+    fn oauthish(
+        current: &'static str,
+        answers: Vec<Result<Option<&'static str>, ()>>,
+    ) -> Arc<Oauthish> {
+        Arc::new(Oauthish {
+            current: Mutex::new(current),
+            answers: Mutex::new(answers),
+            headers_calls: AtomicUsize::new(0),
+            failures: AtomicUsize::new(0),
+            sent: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn oauth_sender(server: &TestServer, hook: Arc<Oauthish>) -> HttpSender {
+        let client = HttpClient::new(&HttpClientOptions {
+            proxy: ProxyMode::Direct,
+            ..HttpClientOptions::default()
+        })
+        .unwrap();
+        let configured = Url::parse(&server.url("/mcp")).unwrap();
+        HttpSender::new(client, &configured, &[], Some(hook as Arc<dyn AuthHook>)).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_hook_s_headers_go_on_every_request() {
+        let server = TestServer::start(1);
+        let h = oauthish("Bearer fresh", vec![]);
+        let s = oauth_sender(&server, Arc::clone(&h));
+        for _ in 0..2 {
+            assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 200);
+        }
+        assert_eq!(h.headers_calls.load(Ordering::SeqCst), 2);
+        assert_eq!(h.failures.load(Ordering::SeqCst), 0);
+        for head in lower(&server.heads()) {
+            assert!(
+                head.contains("\r\nauthorization: bearer fresh\r\n"),
+                "{head}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_hook_may_retry_up_to_its_bound_and_sees_what_was_sent() {
+        let server = TestServer::start(1);
+        let h = oauthish(
+            "Bearer stale",
+            vec![
+                Ok(Some("Bearer wrong")),
+                Ok(Some("Bearer wrong-too")),
+                Ok(Some("Bearer still")),
+            ],
+        );
+        let s = oauth_sender(&server, Arc::clone(&h));
+        // The hook's headers() puts the stale one back before each retry, so every retry is
+        // refused; the hook is asked max_retries (3) times, then the 401 is returned.
+        assert_eq!(post(&s, &server.url("/auth")).await.unwrap().0, 401);
+        assert_eq!(h.failures.load(Ordering::SeqCst), 3);
+        assert_eq!(server.heads().len(), 4);
+        assert_eq!(
+            *lock(&h.sent),
+            [
+                Some("Bearer stale".to_owned()),
+                Some("Bearer stale".to_owned()),
+                Some("Bearer stale".to_owned())
+            ]
+        );
+        assert!(
+            !format!("{:?}", AuthFailure::new(401, None, Some("Bearer stale"))).contains("stale")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_hook_error_fails_the_request_with_it() {
+        let server = TestServer::start(1);
+        let h = oauthish("Bearer stale", vec![Err(())]);
+        let s = oauth_sender(&server, Arc::clone(&h));
+        let err = post(&s, &server.url("/auth")).await.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Authorization {
+                    login_required: true,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(server.heads().len(), 1);
+    }
+
     #[tokio::test]
     async fn configured_headers_never_go_to_another_origin() {
         let server = TestServer::start(1);

@@ -54,7 +54,10 @@ impl FileTokenStore {
                 AuthError::Store(format!("{} is not a valid token file: {e}", path.display()))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(AuthError::Store(format!("cannot read {}: {e}", path.display()))),
+            Err(e) => Err(AuthError::Store(format!(
+                "cannot read {}: {e}",
+                path.display()
+            ))),
         }
     }
 
@@ -84,7 +87,10 @@ impl FileTokenStore {
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     if !dir.exists() {
-        fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
     }
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
 }
@@ -106,11 +112,18 @@ fn open_private(path: &Path) -> std::io::Result<fs::File> {
 
 #[cfg(not(unix))]
 fn open_private(path: &Path) -> std::io::Result<fs::File> {
-    fs::OpenOptions::new().write(true).create_new(true).open(path)
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
 }
 
 fn config_dir() -> Option<PathBuf> {
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if cfg!(windows) {
         return env("APPDATA");
     }

@@ -27,7 +27,8 @@ impl HeadlessVisitor {
     pub fn new(client: HttpClient) -> Self {
         Self {
             client,
-            redirect_uri: Url::parse("http://127.0.0.1/callback").unwrap_or_else(|_| unreachable!()),
+            redirect_uri: Url::parse("http://127.0.0.1/callback")
+                .unwrap_or_else(|_| unreachable!()),
         }
     }
 

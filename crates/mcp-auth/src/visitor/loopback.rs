@@ -122,7 +122,9 @@ async fn read_request_target(stream: &mut tokio::net::TcpStream) -> Option<Strin
         }
         Some(())
     };
-    tokio::time::timeout(Duration::from_secs(10), read).await.ok()??;
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .ok()??;
     let line = buf.split(|b| *b == b'\n').next()?;
     let line = std::str::from_utf8(line).ok()?;
     let mut parts = line.split_whitespace();

@@ -39,9 +39,6 @@ async fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("scenario {name} failed: {e}");
-            if let Scenario::Auth(_) = scenario {
-                eprintln!("(auth scenarios need OAuth, which mcp-client does not implement yet)");
-            }
             ExitCode::FAILURE
         }
     }
