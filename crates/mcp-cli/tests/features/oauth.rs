@@ -90,7 +90,7 @@ fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() 
     assert_eq!(refused.code(), 1, "{refused:?}");
     assert!(refused.stderr.contains("mcp login locked"), "{refused:?}");
 
-    let login = run(&["login", "locked"]);
+    let login = run(&["-vvv", "login", "locked"]);
     assert_eq!(login.code(), 0, "{login:?}");
     assert!(login.stdout.contains("Logged in to locked"), "{login:?}");
     let oauth_dir = config_dir.join("oauth");
