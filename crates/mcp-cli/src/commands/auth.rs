@@ -1,12 +1,8 @@
 //! `login` and `logout`: OAuth for one remote server, through the manager's provider (so
 //! the tokens land in the store later commands read).
 
-use serde_json::json;
-
 use super::{Context, Report};
 use crate::error::CliError;
-#[cfg(feature = "oauth")]
-use crate::output::Outcome;
 
 /// The server a `login`/`logout` is about: the word given, or the only server.
 fn server_of(ctx: &Context, server: Option<String>) -> Result<String, CliError> {
@@ -27,6 +23,9 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
 
     use mcp_client::oauth::LoopbackVisitor;
     use mcp_manager::ManagerError;
+    use serde_json::json;
+
+    use crate::output::Outcome;
 
     let name = server_of(ctx, server)?;
     let manager = ctx.servers.manager();
@@ -54,6 +53,10 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
 /// `mcp logout [SERVER]`: forget the stored tokens.
 #[cfg(feature = "oauth")]
 pub(crate) async fn logout(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
+    use serde_json::json;
+
+    use crate::output::Outcome;
+
     let name = server_of(ctx, server)?;
     ctx.servers
         .manager()
