@@ -29,7 +29,12 @@ pub(crate) async fn explain(
 }
 
 fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
-    if error.needs_login() {
+    // A refused `Authorization` header of the user's own is theirs to fix, not a login.
+    let own_credentials = config
+        .headers
+        .keys()
+        .any(|name| name.eq_ignore_ascii_case("authorization"));
+    if error.needs_login() && !own_credentials {
         let server = error.server().unwrap_or("SERVER");
         return Some(
             if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {

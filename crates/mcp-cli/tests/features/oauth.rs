@@ -157,3 +157,25 @@ fn an_adhoc_url_logs_in_as_adhoc() {
     let ping = mcp_env(dir.path(), &["--url", &server.url, "ping"], "", &env);
     assert_eq!(ping.code(), 0, "{ping:?}");
 }
+
+#[test]
+fn a_refused_header_of_your_own_is_not_a_login_hint() {
+    let server = HttpServer::start(&["--require-bearer", "s3cret-token"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config_dir = dir.path().join("mcp-config");
+    let env = [("MCP_CONFIG_DIR", config_dir.to_str().unwrap())];
+    let args = [
+        "--url",
+        server.url.as_str(),
+        "--header",
+        "Authorization: Bearer wrong",
+        "ping",
+    ];
+    let run = mcp_env(dir.path(), &args, "", &env);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(!run.stderr.contains("mcp login"), "{run:?}");
+    assert!(
+        !run.stderr.contains("wrong"),
+        "the header value stays out: {run:?}"
+    );
+}
