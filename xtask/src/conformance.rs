@@ -1,7 +1,7 @@
 //! `cargo xtask conformance`: the official MCP client conformance suite against
 //! `mcp-conformance-client` (crates/mcp-conformance), one scenario at a time, for each of
-//! two pinned releases (`SUITES`): 0.1.16 in full, and 0.2.0-alpha.12's skills scenarios
-//! (its other scenarios are listed with the reason they do not run).
+//! two pinned releases (`SUITES`): 0.1.16 in full, and 0.2.0-alpha.12's skills and auth
+//! scenarios (its other scenarios are listed with the reason they do not run).
 //!
 //! 1. Install each pinned suite under `target/<dir>` with npm (skipped when that version is
 //!    already there).

@@ -21,8 +21,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("mcp-transport-stdio", 3),
     ("mcp-transport-http", 3),
     ("mcp-transport-sse", 3),
-    // Not written yet: OAuth sits beside the transports, on mcp-http, so they never depend
-    // on it and it never depends on them.
+    // OAuth sits beside the transports, on mcp-http, so they never depend on it and it
+    // never depends on them.
     ("mcp-auth", 3),
     ("mcp-client", 4),
     ("mcp-manager", 5),

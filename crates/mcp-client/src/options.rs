@@ -110,7 +110,11 @@ impl ClientOptions {
     }
 
     /// Ask `hook` for fresh credentials when an HTTP server answers 401 or 403; the request
-    /// is retried once with the headers it returns.
+    /// is retried with the headers it returns (once, or up to the hook's
+    /// [`max_retries`](mcp_http::AuthHook::max_retries)). The hook is also asked for its
+    /// current headers before every request ([`headers`](mcp_http::AuthHook::headers)):
+    /// with feature `oauth`, an `oauth::OAuthProvider` (crate `mcp-auth`) puts its
+    /// bearer token on every request this way.
     #[cfg(any(feature = "http", feature = "sse"))]
     #[must_use]
     pub fn with_auth_hook(mut self, hook: Arc<dyn mcp_http::AuthHook>) -> Self {

@@ -9,15 +9,24 @@ use std::time::{Duration, Instant};
 
 /// Run the client with `args` and the scenario variable (if any), bounded in time.
 fn run(args: &[&str], scenario: Option<&str>) -> Output {
+    run_with_context(args, scenario, None)
+}
+
+/// [`run`] with `MCP_CONFORMANCE_CONTEXT` set to `context` (else unset).
+fn run_with_context(args: &[&str], scenario: Option<&str>, context: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-conformance-client"));
     command
         .args(args)
         .env_remove("MCP_CONFORMANCE_SCENARIO")
+        .env_remove("MCP_CONFORMANCE_CONTEXT")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(name) = scenario {
         command.env("MCP_CONFORMANCE_SCENARIO", name);
+    }
+    if let Some(context) = context {
+        command.env("MCP_CONFORMANCE_CONTEXT", context);
     }
     let mut child = command.spawn().expect("spawn mcp-conformance-client");
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -85,5 +94,20 @@ fn an_unreachable_server_fails_the_scenario() {
 fn auth_scenarios_say_why_they_fail() {
     let output = run(&[&dead_url()], Some("auth/metadata-default"));
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("OAuth"), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains("scenario auth/metadata-default failed: connect:"),
+        "{text}"
+    );
+    // A context key that is not a key: a setup error naming OAuth, and the key is not shown.
+    let context = r#"{"client_id":"c","private_key_pem":"NOT-A-KEY-SECRET"}"#;
+    let output = run_with_context(
+        &[&dead_url()],
+        Some("auth/client-credentials-jwt"),
+        Some(context),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    assert!(text.contains("OAuth setup: OAuth configuration:"), "{text}");
+    assert!(!text.contains("NOT-A-KEY-SECRET"), "{text}");
 }

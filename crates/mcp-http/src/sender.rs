@@ -120,10 +120,12 @@ impl HttpSender {
             }
             let mut request = build(&uri)?;
             self.apply_headers(&url, request.headers_mut());
-            // What the request carried, so the hook can tell a stale token from a fresh one.
-            let sent_authorization = request
-                .headers()
-                .get(http::header::AUTHORIZATION)
+            // What the request carried, so the hook can tell a stale token from a fresh one
+            // (copied only when there is a hook to tell).
+            let sent_authorization = self
+                .auth
+                .as_ref()
+                .and_then(|_| request.headers().get(http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
             let response = self.client.send(request).await?;
