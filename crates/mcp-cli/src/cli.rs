@@ -69,6 +69,13 @@ mod examples {
   mcp --config ~/.cursor/mcp.json add fs -- npx -y @modelcontextprotocol/server-filesystem .";
     pub(super) const REMOVE: &str = "Examples:
   mcp remove git";
+    pub(super) const LOGIN: &str = "Examples:
+  mcp login tracker                                  # opens the browser ($BROWSER if set)
+  mcp --url https://mcp.example.com/mcp login        # the server \"adhoc\"
+  BROWSER=echo mcp login tracker                     # print the URL instead of opening it";
+    pub(super) const LOGOUT: &str = "Examples:
+  mcp logout tracker
+  mcp --url https://mcp.example.com/mcp logout";
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
@@ -375,6 +382,23 @@ pub(crate) enum Command {
     Remove {
         /// The server's name.
         name: String,
+    },
+    /// Log in to a remote server with OAuth: discover its authorization server, register
+    /// (or use the configured client), open the authorization page in the browser
+    /// ($BROWSER, a program given the URL, else the platform opener, else the URL is
+    /// printed) and take the redirect on a one-time 127.0.0.1 listener. The tokens are
+    /// stored (files readable by you only, under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth) and refreshed by later commands.
+    #[command(after_help = examples::LOGIN)]
+    Login {
+        /// The server (optional when there is only one).
+        server: Option<String>,
+    },
+    /// Forget a server's stored OAuth tokens: the next command needs `mcp login` again.
+    #[command(after_help = examples::LOGOUT)]
+    Logout {
+        /// The server (optional when there is only one).
+        server: Option<String>,
     },
     /// Print a shell completion script for bash, zsh or fish on stdout.
     #[command(after_help = examples::COMPLETIONS)]

@@ -258,6 +258,24 @@ impl CliError {
         }
     }
 
+    /// Whether the server refused for want of authorization and a login would help: the
+    /// OAuth provider found no usable token (login required), or a bare 401.
+    pub(crate) fn needs_login(&self) -> bool {
+        let client_needs = |e: &mcp_client::Error| match e {
+            mcp_client::Error::Authorization { login_required, .. } => *login_required,
+            mcp_client::Error::Http { status: 401, .. } => true,
+            _ => false,
+        };
+        match self {
+            Self::Explained { error, .. } => error.needs_login(),
+            Self::Client { source, .. } => client_needs(source),
+            Self::Manager { source, .. } => {
+                source.needs_login() || source.client_error().is_some_and(client_needs)
+            }
+            _ => false,
+        }
+    }
+
     /// The server this is about, if any.
     pub(crate) fn server(&self) -> Option<&str> {
         match self {

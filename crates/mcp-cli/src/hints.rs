@@ -41,6 +41,21 @@ fn is_handshake_timeout(error: &CliError) -> bool {
 }
 
 fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
+    // A refused `Authorization` header of the user's own is theirs to fix, not a login.
+    let own_credentials = config
+        .headers
+        .keys()
+        .any(|name| name.eq_ignore_ascii_case("authorization"));
+    if error.needs_login() && !own_credentials {
+        let server = error.server().unwrap_or("SERVER");
+        return Some(
+            if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {
+                format!("the server needs you to log in: run `mcp --url {url} login` (then retry)")
+            } else {
+                format!("the server needs you to log in: run `mcp login {server}` (then retry)")
+            },
+        );
+    }
     let message = error.to_string();
     let url = config.url.as_deref().unwrap_or_default();
     let stdio = config.command.as_deref();

@@ -9,6 +9,7 @@ mod ask;
 mod cli;
 mod client_settings;
 mod commands;
+mod config_dir;
 mod config_edit;
 mod elicitation;
 mod error;

@@ -148,7 +148,14 @@ impl ServerSet {
                 entry.config.timeout = Some(ms);
             }
         }
-        let manager = McpManager::new(ManagerOptions::new(settings.options()));
+        #[allow(unused_mut)] // without the oauth feature there is no token store to set
+        let mut options = ManagerOptions::new(settings.options());
+        #[cfg(feature = "oauth")]
+        if let Some(dir) = crate::config_dir::token_dir() {
+            options =
+                options.with_token_store(Arc::new(mcp_client::oauth::FileTokenStore::new(dir)));
+        }
+        let manager = McpManager::new(options);
         for (name, entry) in &entries {
             // Names are the keys of a map: they cannot collide.
             let _ = manager.add_server(name.clone(), entry.clone());
@@ -340,9 +347,16 @@ impl ServerSet {
         let plain = self.settings.options();
         let server = name.to_owned();
         // The manager's hub does not see this client: print its log messages here.
-        let options = plain
+        #[allow(unused_mut)] // without the oauth feature there is no auth hook to add
+        let mut options = plain
             .clone()
             .with_notification_callback(move |n| crate::server_logs::print(&server, n));
+        // The manager's OAuth provider for this server (stored tokens, refresh), so a
+        // one-shot command authenticates as the managed connections do.
+        #[cfg(feature = "oauth")]
+        if let Some(hook) = self.manager.oauth_hook(name).await? {
+            options = options.with_auth_hook(hook);
+        }
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         let connected = tokio::time::timeout(limit, mcp_client::Client::connect(&config, options));

@@ -176,14 +176,9 @@ fn hash_file(path: &Path) -> std::io::Result<String> {
         .collect())
 }
 
-/// `$XDG_CONFIG_HOME/mcp/trusted-projects.json`, else under `~/.config` (or `%APPDATA%`).
+/// `trusted-projects.json` in `mcp`'s config directory (see `config_dir.rs`).
 fn store_path() -> Option<PathBuf> {
-    let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    let base = non_empty("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| non_empty("HOME").map(|home| PathBuf::from(home).join(".config")))
-        .or_else(|| non_empty("APPDATA").map(PathBuf::from))?;
-    Some(base.join("mcp").join(STORE_FILE))
+    Some(crate::config_dir::config_dir()?.join(STORE_FILE))
 }
 
 /// The store, or an empty one when it is missing or unreadable (then the user is asked).

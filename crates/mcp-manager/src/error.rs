@@ -68,6 +68,16 @@ pub enum ManagerError {
         #[source]
         source: crate::auth::AuthError,
     },
+    /// OAuth failed outside a request (`login`, `logout`, setting the provider up).
+    #[cfg(feature = "oauth")]
+    #[error("MCP server {server:?}: {source}")]
+    OAuth {
+        /// The server.
+        server: String,
+        /// What failed (never holds a secret).
+        #[source]
+        source: mcp_client::oauth::AuthError,
+    },
     /// The client or the server failed.
     #[error("MCP server {server:?}: {source}")]
     Client {
@@ -109,6 +119,24 @@ impl ManagerError {
         }
     }
 
+    /// Whether a person must log in before this server can be used (the server demands
+    /// authorization and no usable token is stored): run
+    /// [`McpManager::login`](crate::McpManager::login).
+    pub fn needs_login(&self) -> bool {
+        match self {
+            Self::Client {
+                source: mcp_client::Error::Authorization { login_required, .. },
+                ..
+            } => *login_required,
+            #[cfg(feature = "oauth")]
+            Self::OAuth {
+                source: mcp_client::oauth::AuthError::LoginRequired { .. },
+                ..
+            } => true,
+            _ => false,
+        }
+    }
+
     /// The client error underneath, if this is one.
     pub fn client_error(&self) -> Option<&mcp_client::Error> {
         match self {
@@ -131,6 +159,13 @@ impl ManagerError {
             Self::Cancelled(_) => "cancelled",
             Self::Config { .. } => "config",
             Self::Auth { .. } => "auth",
+            #[cfg(feature = "oauth")]
+            Self::OAuth {
+                source: mcp_client::oauth::AuthError::LoginRequired { .. },
+                ..
+            } => "login_required",
+            #[cfg(feature = "oauth")]
+            Self::OAuth { .. } => "oauth",
             Self::Client { source, .. } => source.kind(),
             Self::TaskLost { .. } => "task_lost",
             Self::Skill { source, .. } => match source.as_ref() {

@@ -24,10 +24,18 @@ pub enum ServerStatus {
     },
     /// Not connected: disabled, never connected, or disconnected on request.
     Disconnected,
+    /// The server demands authorization and no usable token is stored: a person must log
+    /// in ([`McpManager::login`](crate::McpManager::login), `mcp login SERVER`). Not retried
+    /// in the background; the other servers are not held up.
+    NeedsAuthorization {
+        /// Why, as text (never holds a token).
+        error: String,
+    },
 }
 
 impl ServerStatus {
-    /// A short name: `connecting`, `connected`, `failed`, `reconnecting`, `disconnected`.
+    /// A short name: `connecting`, `connected`, `failed`, `reconnecting`, `disconnected`,
+    /// `needs_authorization`.
     pub fn as_str(&self) -> &'static str {
         match self {
             Self::Connecting => "connecting",
@@ -35,6 +43,7 @@ impl ServerStatus {
             Self::Failed { .. } => "failed",
             Self::Reconnecting { .. } => "reconnecting",
             Self::Disconnected => "disconnected",
+            Self::NeedsAuthorization { .. } => "needs_authorization",
         }
     }
 

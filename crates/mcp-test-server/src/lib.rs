@@ -36,6 +36,7 @@ mod http;
 mod lifecycle;
 mod logging;
 mod modern;
+mod oauth_options;
 mod options;
 mod pagination;
 mod prompts;
@@ -52,6 +53,7 @@ mod tools;
 
 pub use cli::main_with_args;
 pub use http::{serve_http, serve_legacy_sse};
+pub use oauth_options::{OAuthOptions, PreRegistered};
 pub use options::{BearerToken, Era, ServerOptions};
 pub use server::Server;
 pub use sink::{OutFrame, Sink};

@@ -205,6 +205,10 @@ pub struct ServerOptions {
     /// `--era dual`, the legacy revisions too).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub modern_versions: Vec<String>,
+
+    /// `--oauth` and its knobs: `/mcp` behind an authorization server of our own.
+    #[command(flatten)]
+    pub oauth: crate::OAuthOptions,
 }
 
 /// The protocol era a server speaks (`--era`).

@@ -15,6 +15,7 @@ mod manager_connect;
 mod manager_http;
 mod manager_notification_flood;
 mod manager_notifications;
+mod manager_oauth;
 mod manager_reconnect;
 mod manager_skills;
 mod manager_support;

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each operation takes a live [`Connection`] from the
 //! manager, so the one-shot commands and `shell` share them.
 
+pub(crate) mod auth;
 pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
@@ -116,6 +117,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Add { .. } | Command::Remove { .. } => {
             return print_error(json, &CliError::Usage("add/remove need no server".into()));
         }
+        Command::Login { server } => auth::login(ctx, server).await,
+        Command::Logout { server } => auth::logout(ctx, server).await,
         Command::Templates { server } => {
             only(ctx, server, async |c| resources::templates(c).await).await
         }

@@ -43,35 +43,39 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
             Err(e) => Status::Failed(e),
         });
 
+    let statuses: Vec<Status> = statuses.collect();
+    let mut authorizations = Vec::with_capacity(names.len());
+    for name in &names {
+        authorizations.push(authorization(ctx, name).await);
+    }
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let mut text = String::new();
     let mut entries = Vec::new();
     let mut failed = false;
-    for (name, status) in names.iter().zip(statuses) {
+    for ((name, status), authorization) in names.iter().zip(statuses).zip(authorizations) {
         // The configured kind, or for a connected server the one that worked ("auto"
         // becomes "http" or "sse").
         let transport = match &status {
             Status::Connected(c) => c.transport.clone(),
             _ => ctx.servers.transport_of(name).unwrap_or("-").to_owned(),
         };
-        let (line, entry) = match status {
+        let (line, mut result) = match status {
             Status::Disabled => (
                 "disabled".to_owned(),
-                Entry::result(
-                    name,
-                    output::raw(&json!({"transport": transport, "status": "disabled"})),
-                ),
+                json!({"transport": transport, "status": "disabled"}),
             ),
+            Status::Failed(e) if e.needs_login() => {
+                failed = true;
+                (
+                    format!("needs authorization: run `mcp login {name}`"),
+                    json!({"transport": transport, "status": "needs_authorization", "error": e.to_json()}),
+                )
+            }
             Status::Failed(e) => {
                 failed = true;
                 (
                     format!("error: {}", e.one_line()),
-                    Entry::result(
-                        name,
-                        output::raw(
-                            &json!({"transport": transport, "status": "error", "error": e.to_json()}),
-                        ),
-                    ),
+                    json!({"transport": transport, "status": "error", "error": e.to_json()}),
                 )
             }
             Status::Connected(c) => {
@@ -96,11 +100,18 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
                     "resources": c.resources,
                     "prompts": c.prompts,
                 });
-                (line, Entry::result(name, output::raw(&entry)))
+                (line, entry)
             }
         };
+        result["authorization"] = json!(authorization);
+        let line = match authorization {
+            Some(state) if line.starts_with("connected") => {
+                format!("{line}  authorization {state}")
+            }
+            _ => line,
+        };
         text.push_str(&format!("{name:<width$}  {transport:<5}  {line}\n"));
-        entries.push(entry);
+        entries.push(Entry::result(name, output::raw(&result)));
     }
     let outcome = Outcome::servers(entries, text);
     Report {
@@ -108,6 +119,26 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
         problems: Vec::new(),
         exit: if failed { EXIT_FAILURE } else { 0 },
     }
+}
+
+/// Where the server's OAuth authorization stands (`authorized`, `needs_login`,
+/// `not_required`), or `None` where OAuth does not apply (local servers, explicit
+/// `Authorization` headers).
+#[cfg(feature = "oauth")]
+async fn authorization(ctx: &Context, name: &str) -> Option<&'static str> {
+    use mcp_client::oauth::AuthState;
+    Some(match ctx.servers.manager().auth_state(name).await? {
+        AuthState::Authorized => "authorized",
+        AuthState::NeedsLogin => "needs_login",
+        AuthState::NotRequired => "not_required",
+        _ => "unknown",
+    })
+}
+
+/// Without the `oauth` feature no server has an authorization state.
+#[cfg(not(feature = "oauth"))]
+async fn authorization(_ctx: &Context, _name: &str) -> Option<&'static str> {
+    None
 }
 
 /// What the manager learned while connecting: the lists were loaded then.

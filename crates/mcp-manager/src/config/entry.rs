@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use super::error::{ConfigError, Position};
 use super::expand::{self, ExpandError};
 use super::filter::{Patterns, ToolFilter};
+use super::oauth::{self, OAuthSettings};
 use super::position::{LineIndex, bare_message, offset_in, redact_values, within};
 
 /// One configured server.
@@ -32,8 +33,10 @@ pub struct ServerEntry {
     pub enabled: bool,
     /// `enabledTools` / `disabledTools`.
     pub tool_filter: ToolFilter,
-    /// `auth` or `oauth` settings, kept as written until the auth layer exists.
+    /// `auth` or `oauth` settings, kept as written.
     pub auth: Option<AuthSettings>,
+    /// The `oauth` object, checked and typed (see docs/oauth.md).
+    pub oauth: Option<OAuthSettings>,
     /// Where the entry starts in its file, when it came from one.
     pub position: Option<Position>,
     /// What VS Code's `${workspaceFolder}` stands for: the folder holding the `.vscode`
@@ -79,6 +82,7 @@ impl ServerEntry {
             enabled: true,
             tool_filter: ToolFilter::allow_all(),
             auth: None,
+            oauth: None,
             position: None,
             workspace_folder: None,
             expand_variables: true,
@@ -161,6 +165,18 @@ impl ServerEntry {
         Ok(config)
     }
 
+    /// The `oauth` settings with `${...}` expanded (see [`OAuthSettings::resolve`]); `None`
+    /// when the entry has none. A [`verbatim`](Self::verbatim) entry's come back unchanged.
+    pub fn resolve_oauth(
+        &self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Option<OAuthSettings>, ConfigError> {
+        match &self.oauth {
+            Some(settings) if self.expand_variables => settings.resolve(&self.name, env).map(Some),
+            other => Ok(other.clone()),
+        }
+    }
+
     /// [`resolve`](Self::resolve) against this process's environment.
     pub fn resolve_from_process_env(&self) -> Result<ServerConfig, ConfigError> {
         self.resolve(&|name| std::env::var(name).ok())
@@ -213,7 +229,11 @@ pub(super) fn parse_entry(
             "disabled" => disabled = parser.member(key, value, false)?,
             "enabledTools" => enabled_tools = Some(parser.patterns(key, value)?),
             "disabledTools" => disabled_tools = Some(parser.patterns(key, value)?),
-            "auth" | "oauth" => entry.auth = Some(AuthSettings(parser.member(key, value, true)?)),
+            "auth" => entry.auth = Some(AuthSettings(parser.member(key, value, true)?)),
+            "oauth" => {
+                entry.oauth = Some(parser.oauth(key, value)?);
+                entry.auth = Some(AuthSettings(parser.member(key, value, true)?));
+            }
             _ => {
                 let extra: serde_json::Value = parser.member(key, value, false)?;
                 config.extra.insert(key.clone(), extra);
@@ -294,6 +314,82 @@ impl EntryParser<'_> {
                 },
             )
         })
+    }
+
+    /// The `oauth` object, member by member, so each mistake names its member and place.
+    fn oauth(&self, key: &str, value: &RawValue) -> Result<OAuthSettings, ConfigError> {
+        let object_position = self.position_in_file(value.get());
+        let members: BTreeMap<String, &RawValue> =
+            serde_json::from_str(value.get()).map_err(|_| {
+                self.error(
+                    Some(key.to_owned()),
+                    object_position,
+                    "expected an object such as {\"clientId\": \"...\"}".into(),
+                )
+            })?;
+        let mut settings = OAuthSettings::default();
+        for (name, raw) in &members {
+            let field = format!("{key}.{name}");
+            let position = self.position_in_file(raw.get());
+            let invalid = |message: String| self.error(Some(field.clone()), position, message);
+            let secret = name == "clientSecret";
+            let text = || -> Result<String, ConfigError> {
+                let text: String = self.member(&field, raw, secret)?;
+                // A malformed `${...}` is the file's fault: say so now, not at connect time.
+                if let Err(e) = expand::expand(&text, &|_| Some(String::new()))
+                    && !matches!(e, ExpandError::Missing(_))
+                {
+                    return Err(invalid(e.message()));
+                }
+                Ok(text)
+            };
+            let https = || -> Result<String, ConfigError> {
+                let url = text()?;
+                if !expand::has_references(&url) {
+                    oauth::check_https(&url).map_err(invalid)?;
+                }
+                Ok(url)
+            };
+            match name.as_str() {
+                "clientId" => settings.client_id = Some(text()?),
+                "clientSecret" => settings.client_secret = Some(text()?),
+                "callbackPort" => {
+                    let port: u16 = self.member(&field, raw, false)?;
+                    if port == 0 {
+                        return Err(invalid("expected a port from 1 to 65535".into()));
+                    }
+                    settings.callback_port = Some(port);
+                }
+                "authServerMetadataUrl" => settings.auth_server_metadata_url = Some(https()?),
+                "clientMetadataUrl" => settings.client_metadata_url = Some(https()?),
+                "scopes" => {
+                    let scopes: String = self.member(&field, raw, false)?;
+                    settings.scopes = oauth::split_scopes(&scopes);
+                }
+                "grant" => {
+                    let grant: String = self.member(&field, raw, false)?;
+                    settings.grant = oauth::parse_grant(&grant).map_err(invalid)?;
+                }
+                "privateKeyFile" => settings.private_key_file = Some(PathBuf::from(text()?)),
+                _ => {
+                    return Err(invalid(format!(
+                        "unknown member; expected one of {}",
+                        oauth::MEMBERS.join(", ")
+                    )));
+                }
+            }
+        }
+        if settings.grant == oauth::OAuthGrant::ClientCredentials
+            && (settings.client_id.is_none()
+                || (settings.client_secret.is_none() && settings.private_key_file.is_none()))
+        {
+            return Err(self.error(
+                Some(format!("{key}.grant")),
+                object_position,
+                "\"client_credentials\" needs clientId and clientSecret or privateKeyFile".into(),
+            ));
+        }
+        Ok(settings)
     }
 
     fn patterns(&self, key: &str, value: &RawValue) -> Result<Patterns, ConfigError> {

@@ -10,7 +10,9 @@
 //! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
 //! is honoured too), `timeout` (ms),
 //! `requestIdFormat` (`"number"` or `"string"`), `enabledTools`/`disabledTools` (glob lists;
-//! deny wins) and `auth`/`oauth` (kept as written). A top-level `disabledServers` list
+//! deny wins), `oauth` (checked and typed into [`OAuthSettings`]: `clientId`, `clientSecret`,
+//! `callbackPort`, `authServerMetadataUrl`, `scopes`, `clientMetadataUrl`, `grant`,
+//! `privateKeyFile`; see docs/oauth.md) and `auth` (kept as written). A top-level `disabledServers` list
 //! disables servers by name. Other members are kept in [`ServerConfig::extra`].
 //!
 //! Each entry is parsed on its own: one bad entry is reported in [`McpConfig::errors`] with
@@ -25,6 +27,9 @@ mod error;
 mod expand;
 mod filter;
 mod jsonc;
+mod oauth;
+#[cfg(test)]
+mod oauth_tests;
 mod position;
 mod read;
 
@@ -37,6 +42,7 @@ use serde_json::value::RawValue;
 pub use entry::{AuthSettings, ServerEntry};
 pub use error::{ConfigError, Position};
 pub use filter::ToolFilter;
+pub use oauth::{OAuthGrant, OAuthSettings};
 pub use read::MAX_CONFIG_BYTES;
 
 use position::{bare_message, position_at};

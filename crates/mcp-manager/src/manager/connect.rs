@@ -64,6 +64,10 @@ impl Inner {
                 options = options.with_auth_hook(provider);
             }
         }
+        #[cfg(feature = "oauth")]
+        if let Some(provider) = self.oauth_provider(slot, &config).await? {
+            options = options.with_auth_hook(provider);
+        }
         // A reconnect speaks the era the last connection found, without probing again.
         let known_era = *slot.known_era.lock().unwrap_or_else(|p| p.into_inner());
         if let (EraPreference::Auto, Some(era)) = (options.era(), known_era) {

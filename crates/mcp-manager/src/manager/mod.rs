@@ -4,6 +4,8 @@
 mod calls;
 mod connect;
 mod notify_queue;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod options;
 mod reconnect;
 mod skills;
@@ -363,7 +365,7 @@ impl McpManager {
             .collect()
     }
 
-    fn slot(&self, name: &str) -> Result<Arc<Slot>, ManagerError> {
+    pub(crate) fn slot(&self, name: &str) -> Result<Arc<Slot>, ManagerError> {
         self.inner
             .servers
             .read()

@@ -33,6 +33,8 @@ pub struct ManagerOptions {
     pub reconnect: ReconnectPolicy,
     pub(crate) env: EnvLookup,
     pub(crate) notification_queue: NotificationQueueLimits,
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: super::oauth::OAuthSetup,
 }
 
 impl ManagerOptions {
@@ -44,6 +46,8 @@ impl ManagerOptions {
             reconnect: ReconnectPolicy::default(),
             env: Arc::new(|name| std::env::var(name).ok()),
             notification_queue: DEFAULT_NOTIFICATION_QUEUE,
+            #[cfg(feature = "oauth")]
+            oauth: super::oauth::OAuthSetup::default(),
         }
     }
 
@@ -72,6 +76,38 @@ impl ManagerOptions {
     #[must_use]
     pub fn with_notification_queue(mut self, limits: NotificationQueueLimits) -> Self {
         self.notification_queue = limits;
+        self
+    }
+}
+
+#[cfg(feature = "oauth")]
+impl ManagerOptions {
+    /// Keep OAuth tokens and registered clients in `store` instead of the default: a
+    /// private file store in the platform configuration directory
+    /// ([`FileTokenStore::in_config_dir`](mcp_client::oauth::FileTokenStore::in_config_dir)).
+    #[must_use]
+    pub fn with_token_store(mut self, store: Arc<dyn mcp_client::oauth::TokenStore>) -> Self {
+        self.oauth.store = Some(store);
+        self
+    }
+
+    /// Let authorizations that need a person run while connecting, through `visitor` (a
+    /// `LoopbackVisitor` opens the browser). By default none does: such a server gets the
+    /// status [`NeedsAuthorization`](crate::ServerStatus::NeedsAuthorization) until
+    /// [`McpManager::login`](crate::McpManager::login).
+    #[must_use]
+    pub fn with_authorization_visitor(
+        mut self,
+        visitor: Arc<dyn mcp_client::oauth::AuthorizationVisitor>,
+    ) -> Self {
+        self.oauth.visitor = Some(visitor);
+        self
+    }
+
+    /// No OAuth at all: a 401 stays an HTTP error.
+    #[must_use]
+    pub fn without_oauth(mut self) -> Self {
+        self.oauth.disabled = true;
         self
     }
 }

@@ -232,13 +232,20 @@ impl Inner {
                 return;
             }
             state.failed_generation = Some(seen);
-            let status = ServerStatus::Failed {
-                error: error.to_string(),
-                kind: error.kind(),
+            let status = if error.needs_login() {
+                ServerStatus::NeedsAuthorization {
+                    error: error.to_string(),
+                }
+            } else {
+                ServerStatus::Failed {
+                    error: error.to_string(),
+                    kind: error.kind(),
+                }
             };
             slot.set_status(&mut state, status, &self.status_tx);
         }
-        if slot.is_remote() {
+        // Retrying cannot help until someone logs in (`login` connects it again).
+        if slot.is_remote() && !error.needs_login() {
             self.spawn_remote_retry(slot, seen, cancel.clone());
         }
     }

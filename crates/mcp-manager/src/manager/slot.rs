@@ -27,6 +27,9 @@ pub(crate) struct Slot {
     pub(crate) name: String,
     pub(crate) entry: ServerEntry,
     pub(crate) credentials: Mutex<Option<Arc<CredentialProvider>>>,
+    /// The server's OAuth provider, once made (feature `oauth`).
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: super::oauth::SlotOAuth,
     state: Mutex<SlotState>,
     /// Pinged on every status change, for callers waiting for a connection.
     changed: watch::Sender<()>,
@@ -67,6 +70,8 @@ impl Slot {
             name,
             entry,
             credentials: Mutex::new(None),
+            #[cfg(feature = "oauth")]
+            oauth: super::oauth::SlotOAuth::default(),
             state: Mutex::new(SlotState {
                 client: None,
                 generation: 0,

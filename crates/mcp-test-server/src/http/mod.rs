@@ -7,6 +7,7 @@ mod legacy;
 mod listen;
 mod log;
 mod modern;
+mod oauth;
 mod post;
 mod reply;
 mod session;

@@ -55,6 +55,13 @@ impl Streamable {
             Ok(contents) => contents,
             Err(refused) => return *refused,
         };
+        if let Some(refused) = self
+            .oauth
+            .as_ref()
+            .and_then(|oauth| oauth.check_step_up(&headers, &bytes))
+        {
+            return refused;
+        }
         if self.modern.is_some()
             && let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes)
             && super::modern::is_modern_body(&self.options, &body)

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use super::body::Body;
 use super::log::{Entry, RequestLog};
+use super::oauth::OAuth;
 use super::reply::{self, Refusal, header};
 use super::session::{Session, Sessions};
 use crate::options::{Era, ServerOptions};
@@ -31,6 +32,8 @@ pub(crate) struct Streamable {
     pub(crate) base: String,
     pub(crate) log: Arc<RequestLog>,
     pub(crate) sessions: Sessions,
+    /// With `--oauth`: the authorization server and the token checks.
+    pub(crate) oauth: Option<OAuth>,
     next_stream: AtomicU64,
     /// The one stateless core that serves every 2026-07-28 request (`--era modern|dual`).
     pub(crate) modern: Option<Server>,
@@ -46,7 +49,12 @@ impl Streamable {
             };
             Server::with_frontend(options.clone(), frontend)
         });
+        let oauth = options
+            .oauth
+            .oauth
+            .then(|| OAuth::new(options.oauth.clone(), &base, MCP_PATH));
         Self {
+            oauth,
             options,
             base,
             log,
@@ -70,6 +78,13 @@ impl Streamable {
     }
 
     async fn route(&self, request: Request<Incoming>, entry: &mut Entry) -> Response<Body> {
+        let request = match &self.oauth {
+            Some(oauth) => match oauth.route(request).await {
+                Ok(answered) => return answered,
+                Err(request) => request,
+            },
+            None => request,
+        };
         let path = request.uri().path();
         if path == RESOURCE_METADATA_PATH && self.options.require_bearer.is_some() {
             return self.resource_metadata();
@@ -100,6 +115,9 @@ impl Streamable {
 
     /// 401 with a challenge unless the request carries the required bearer token.
     pub(crate) fn check_bearer(&self, headers: &HeaderMap) -> Option<Response<Body>> {
+        if let Some(oauth) = &self.oauth {
+            return oauth.check_bearer(headers);
+        }
         let token = &self.options.require_bearer.as_ref()?.0;
         let presented = header(headers, "authorization")
             .and_then(|v| v.strip_prefix("Bearer "))

@@ -9,4 +9,5 @@ mod http;
 mod legacy_sse;
 mod modern_http;
 mod modern_stdio;
+mod oauth;
 mod stdio;
