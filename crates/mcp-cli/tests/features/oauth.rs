@@ -77,7 +77,11 @@ fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() 
     // Before a login: the status, and a hint that says what to run.
     let servers = run(&["--json", "servers"]);
     assert_eq!(servers.code(), 1, "{servers:?}");
-    assert_eq!(servers.json()["servers"][0]["server"], "locked", "{servers:?}");
+    assert_eq!(
+        servers.json()["servers"][0]["server"],
+        "locked",
+        "{servers:?}"
+    );
     let entry = &servers.json()["servers"][0]["result"];
     assert_eq!(entry["status"], "needs_authorization", "{servers:?}");
     assert_eq!(entry["authorization"], "needs_login", "{servers:?}");

@@ -49,18 +49,22 @@ impl ModernMeta {
                 Ok(Value::Object(map)) => map,
                 Ok(Value::Null) => Map::new(),
                 Ok(_) => {
-                    return Err(Error::Protocol(
+                    return Err(Error::InvalidArgument(
                         "request params must be a JSON object".into(),
                     ));
                 }
-                Err(e) => return Err(Error::Protocol(format!("cannot read request params: {e}"))),
+                Err(e) => {
+                    return Err(Error::InvalidArgument(format!(
+                        "cannot read request params: {e}"
+                    )));
+                }
             },
         };
         let meta = object
             .entry("_meta")
             .or_insert_with(|| Value::Object(Map::new()));
         let Value::Object(meta) = meta else {
-            return Err(Error::Protocol(
+            return Err(Error::InvalidArgument(
                 "request params have a `_meta` that is not an object".into(),
             ));
         };
@@ -77,7 +81,8 @@ impl ModernMeta {
 }
 
 pub(crate) fn encode(object: &Map<String, Value>) -> Result<Box<RawValue>, Error> {
-    mcp_types::to_raw(object).map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))
+    mcp_types::to_raw(object)
+        .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))
 }
 
 #[cfg(test)]
