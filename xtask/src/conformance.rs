@@ -84,9 +84,6 @@ pub fn plan_next(scenario: &str) -> Plan {
         // servers check more, e.g. `application_type`), but the extensions not implemented.
         s if s.starts_with("auth/") => match auth_expected_failure(s) {
             Some(reason) => Plan::Skip(reason),
-            None if AUTH_NEEDS_2026_TRANSPORT.contains(&s) => {
-                Plan::Run(Expectation::ExpectedFailure)
-            }
             None => Plan::Run(Expectation::MustPass),
         },
         _ => Plan::Run(Expectation::MustPass),
@@ -141,20 +138,7 @@ const AUTH_EXPECTED_FAILURES: &[(&str, &str)] = &[
         "auth extension (workload identity JWT bearer grant): not implemented",
     ),
 ];
-const EXPECTED_FAILURE_REASON: &str =
-    "auth extensions not implemented, or auth scenarios waiting for the 2026-07-28 transport";
-
-/// 0.2.0-alpha.12 `auth/*` scenarios whose mock MCP server speaks only 2026-07-28 (it
-/// refuses a request without `MCP-Protocol-Version`): every OAuth check passes, but the
-/// session after it needs the 2026-07-28 HTTP transport (issue 13). Run as expected
-/// failures until then; the ones that expect the client to give up pass already.
-const AUTH_NEEDS_2026_TRANSPORT: &[&str] = &[
-    "auth/offline-access-scope",
-    "auth/offline-access-not-supported",
-    "auth/authorization-server-migration",
-    "auth/iss-supported",
-    "auth/iss-not-advertised",
-];
+const EXPECTED_FAILURE_REASON: &str = "auth extensions not implemented";
 
 /// Why `scenario` is expected to fail, when it is.
 fn auth_expected_failure(scenario: &str) -> Option<&'static str> {

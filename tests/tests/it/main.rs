@@ -13,6 +13,7 @@ mod http_client;
 mod http_faults;
 mod manager_connect;
 mod manager_http;
+mod manager_modern;
 mod manager_notification_flood;
 mod manager_notifications;
 mod manager_oauth;
