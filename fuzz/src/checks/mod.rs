@@ -7,6 +7,7 @@ pub mod config;
 pub mod lines;
 pub mod message;
 pub mod sse;
+pub mod www_authenticate;
 
 /// Split `data` into chunks at cut points drawn from its first byte: the same stream fed
 /// in different pieces must give the same result.

@@ -54,3 +54,8 @@ fn lines_corpus() {
 fn config_corpus() {
     run("config", checks::config::check);
 }
+
+#[test]
+fn www_authenticate_corpus() {
+    run("www_authenticate", checks::www_authenticate::check);
+}
