@@ -5,7 +5,7 @@
 
 use crate::manager_support::*;
 use mcp_integration_tests::bounded;
-use mcp_manager::{McpManager, NotificationReceiver, ServerStatus, TaggedNotification};
+use mcp_manager::{McpManager, ServerStatus};
 use serde_json::json;
 
 /// The test server, 2026-07-28 only, connected as `srv`.
@@ -26,19 +26,6 @@ async fn modern_srv() -> McpManager {
     manager
 }
 
-/// The next notification named `method`, with the server it came from.
-async fn next(notes: &mut NotificationReceiver, method: &str) -> TaggedNotification {
-    bounded(async {
-        loop {
-            let (server, note) = notes.recv().await.expect("manager alive");
-            if note.method == method {
-                return (server, note);
-            }
-        }
-    })
-    .await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_list_change_on_the_listen_stream_reloads_the_tools() {
     let manager = modern_srv().await;
@@ -47,7 +34,7 @@ async fn a_list_change_on_the_listen_stream_reloads_the_tools() {
     bounded(manager.call_tool("mcp__srv__change_tools", None))
         .await
         .unwrap();
-    let (server, _) = next(&mut notes, "notifications/tools/list_changed").await;
+    let (server, _) = next_notification(&mut notes, "notifications/tools/list_changed").await;
     assert_eq!(server, "srv");
     assert!(
         tool_names(&manager).contains(&"mcp__srv__extra_tool".to_owned()),
@@ -81,7 +68,7 @@ async fn resource_updates_come_on_the_listen_stream_again_after_a_reconnect() {
                 .unwrap();
             let wait = tokio::time::timeout(
                 std::time::Duration::from_millis(500),
-                next(&mut notes, "notifications/resources/updated"),
+                next_notification(&mut notes, "notifications/resources/updated"),
             );
             if let Ok(found) = wait.await {
                 return found;

@@ -14,15 +14,7 @@ async fn list_changed_refreshes_the_tools_before_subscribers_hear_of_it() {
     bounded(manager.call_tool("mcp__srv__change_tools", None))
         .await
         .unwrap();
-    let server = bounded(async {
-        loop {
-            let (server, note) = notes.recv().await.expect("manager alive");
-            if note.method == "notifications/tools/list_changed" {
-                return server;
-            }
-        }
-    })
-    .await;
+    let (server, _) = next_notification(&mut notes, "notifications/tools/list_changed").await;
     assert_eq!(server, "srv");
     // Right when the subscriber hears of it, the new tool is there.
     assert!(

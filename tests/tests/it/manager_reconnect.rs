@@ -258,15 +258,7 @@ async fn resource_subscriptions_are_made_again_after_a_reconnect() {
         "updated",
         "the new server process knows the subscription"
     );
-    let (server, note) = bounded(async {
-        loop {
-            let (server, note) = notes.recv().await.expect("manager alive");
-            if note.method == "notifications/resources/updated" {
-                return (server, note);
-            }
-        }
-    })
-    .await;
+    let (server, note) = next_notification(&mut notes, "notifications/resources/updated").await;
     assert_eq!(server, "srv");
     assert!(note.params.unwrap().get().contains(uri));
 

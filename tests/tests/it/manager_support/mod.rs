@@ -7,7 +7,10 @@ use std::time::Duration;
 use mcp_client::ServerConfig;
 use mcp_integration_tests::{STEP, options, server};
 use mcp_manager::config::ServerEntry;
-use mcp_manager::{ManagerOptions, McpManager, ReconnectPolicy, ServerStatus, StatusEvent};
+use mcp_manager::{
+    ManagerOptions, McpManager, NotificationReceiver, ReconnectPolicy, ServerStatus, StatusEvent,
+    TaggedNotification,
+};
 use tokio::sync::broadcast;
 
 /// A reconnect policy with short waits, so tests do not sit through the 7.5 s ladder.
@@ -42,6 +45,22 @@ pub fn entry(name: &str, flags: &[&str]) -> ServerEntry {
 pub fn sh_entry(name: &str, script: &str) -> ServerEntry {
     let script = script.replace("$SERVER", &mcp_integration_tests::test_server());
     ServerEntry::new(name, ServerConfig::stdio("sh", ["-c", script.as_str()]))
+}
+
+/// The next notification named `method` (bounded by [`STEP`]), with the server it came from.
+pub async fn next_notification(
+    notes: &mut NotificationReceiver,
+    method: &str,
+) -> TaggedNotification {
+    mcp_integration_tests::bounded(async {
+        loop {
+            let (server, note) = notes.recv().await.expect("manager alive");
+            if note.method == method {
+                return (server, note);
+            }
+        }
+    })
+    .await
 }
 
 /// Wait (bounded by [`STEP`]) for a status event of `server` matching `pred`; returns the
