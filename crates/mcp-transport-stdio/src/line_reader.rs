@@ -41,6 +41,11 @@ pub(crate) struct LineSplitter {
     limit: usize,
     /// Inside an oversized line (already reported): drop bytes up to the next newline.
     discarding: bool,
+    /// The length of the last line that spanned several chunks: the room the next such
+    /// line is given at once. A server that sends one large reply usually sends more of
+    /// the same size, and growing a buffer by doubling to 1 MB copies another megabyte
+    /// (measured in docs/performance.md).
+    hint: usize,
 }
 
 impl LineSplitter {
@@ -49,6 +54,7 @@ impl LineSplitter {
             buf: Vec::new(),
             limit,
             discarding: false,
+            hint: 0,
         }
     }
 
@@ -66,6 +72,9 @@ impl LineSplitter {
                     self.buf.clear();
                     Some(LineEvent::TooLarge { head })
                 } else {
+                    if !self.buf.is_empty() {
+                        self.hint = self.buf.len() + i;
+                    }
                     self.buf.extend_from_slice(&chunk[..i]);
                     self.take_line()
                 };
@@ -81,6 +90,11 @@ impl LineSplitter {
                 (chunk.len(), Some(LineEvent::TooLarge { head }))
             }
             None => {
+                if self.buf.is_empty() {
+                    // A line that does not end in this chunk: make room for one as long as
+                    // the last such line (within the limit) before copying.
+                    self.buf.reserve(self.hint.clamp(chunk.len(), self.limit));
+                }
                 self.buf.extend_from_slice(chunk);
                 (chunk.len(), None)
             }
@@ -97,6 +111,10 @@ impl LineSplitter {
         let mut line = std::mem::take(&mut self.buf);
         if line.last() == Some(&b'\r') {
             line.pop();
+        }
+        // Room given by `hint` that this line did not use is not kept with the message.
+        if line.capacity() > 2 * line.len() + 64 * 1024 {
+            line.shrink_to_fit();
         }
         // Blank lines carry no message; skipping them is what every MCP SDK does.
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -174,6 +192,30 @@ mod tests {
 
     fn too_large() -> LineEvent {
         LineEvent::TooLarge { head: Vec::new() }
+    }
+
+    #[test]
+    fn a_long_line_gets_the_room_of_the_last_one_and_keeps_no_more() {
+        let long = vec![b'x'; 200_000];
+        let mut s = LineSplitter::new(1 << 20);
+        for _ in 0..2 {
+            for chunk in long.chunks(10_000) {
+                assert_eq!(s.feed(chunk), (10_000, None));
+            }
+            let (_, event) = s.feed(b"\n");
+            assert_eq!(event, Some(LineEvent::Line(long.clone())));
+        }
+        // The next line is given the last one's whole length at its first chunk.
+        assert_eq!(s.hint, 200_000);
+        assert_eq!(s.feed(&long[..1000]), (1000, None));
+        assert!(s.buf.capacity() >= 200_000);
+        // A short line after a long one does not keep the long one's room.
+        let (_, event) = s.feed(b"\n");
+        let Some(LineEvent::Line(line)) = event else {
+            panic!("expected a line");
+        };
+        assert_eq!(line.len(), 1000);
+        assert!(line.capacity() < 100_000, "{}", line.capacity());
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub(crate) use tool_headers::{HeaderParam, ToolHeaders};
 #[derive(Debug, Clone)]
 pub(crate) struct ModernMeta {
     keys: Map<String, Value>,
+    /// `keys` encoded once as the members of a JSON object (`"k":v,"k":v,"k":v`), spliced
+    /// into each request's params by [`params`](Self::params) without parsing them.
+    members: String,
 }
 
 impl ModernMeta {
@@ -37,7 +40,10 @@ impl ModernMeta {
             serde_json::to_value(options.capabilities())
                 .unwrap_or_else(|_| Value::Object(Map::new())),
         );
-        Self { keys }
+        let members = serde_json::to_string(&keys).unwrap_or_else(|_| "{}".into());
+        // `{...}` minus the braces (the encoder writes no whitespace).
+        let members = members[1..members.len() - 1].to_owned();
+        Self { keys, members }
     }
 
     /// `params` (an object, or absent) as an object with our `_meta` keys added to any
@@ -75,8 +81,47 @@ impl ModernMeta {
     }
 
     /// [`object`](Self::object), encoded.
+    ///
+    /// Every request at 2026-07-28 goes through here, so the usual case takes a fast path:
+    /// params that are absent, `null` or an object in which `_meta` cannot appear get our
+    /// `_meta` spliced in as text, with no parse into a `Value` tree and no re-encoding of
+    /// the caller's arguments (that round trip made a modern request cost about twice a
+    /// legacy one; see docs/performance.md). Anything else (a `_meta` of the caller's to
+    /// merge with, a `\u` escape that might spell one, params that are not an object) takes
+    /// the general path.
     pub(crate) fn params(&self, params: Option<&RawValue>) -> Result<Box<RawValue>, Error> {
-        encode(&self.object(params)?)
+        match self.splice(params) {
+            Some(spliced) => Ok(spliced),
+            None => encode(&self.object(params)?),
+        }
+    }
+
+    /// The fast path of [`params`](Self::params), or `None` when it does not apply.
+    fn splice(&self, params: Option<&RawValue>) -> Option<Box<RawValue>> {
+        let text = params.map_or("null", RawValue::get).trim();
+        // What follows our `_meta` member: the object's own members and its closing brace.
+        let rest = if text == "null" {
+            "}"
+        } else {
+            let rest = text.strip_prefix('{')?;
+            // A key is `_meta` only if the text holds `_meta`, or spells it with escapes.
+            if text.contains("_meta") || text.contains("\\u") {
+                return None;
+            }
+            rest
+        };
+        let has_members = !rest.trim_start().starts_with('}');
+        let mut out = String::with_capacity(text.len() + self.members.len() + 12);
+        out.push_str("{\"_meta\":{");
+        out.push_str(&self.members);
+        out.push('}');
+        if has_members {
+            out.push(',');
+        }
+        out.push_str(rest);
+        // `from_string` checks the text once more (a scan, no allocation); the params were
+        // valid JSON and the splice keeps them so, so this does not fail in practice.
+        RawValue::from_string(out).ok()
     }
 }
 
@@ -106,5 +151,37 @@ mod tests {
         assert!(none["_meta"].is_object());
         let bad = RawValue::from_string("[1]".into()).unwrap();
         assert!(meta.object(Some(&bad)).is_err());
+    }
+
+    #[test]
+    fn the_spliced_params_equal_the_general_paths() {
+        let meta = ModernMeta::new("2026-07-28", &ClientOptions::new("agent", "1.2"));
+        let general = |raw: Option<&RawValue>| Value::Object(meta.object(raw).unwrap());
+        let cases = [
+            "null",
+            "{}",
+            " { } ",
+            r#"{"name":"t","arguments":{"a":[1,{"b":null}],"s":"x}"}}"#,
+            "{ \n \"name\" : \"t\" }",
+            r#"{"name":"t","_meta":{"progressToken":3}}"#,
+            r#"{"name":"t","arguments":{"_meta":1}}"#,
+            r#"{"\u005fmeta":{"progressToken":3}}"#,
+        ];
+        for case in cases {
+            let raw = RawValue::from_string(case.into()).unwrap();
+            let sent: Value = serde_json::from_str(meta.params(Some(&raw)).unwrap().get()).unwrap();
+            assert_eq!(sent, general(Some(&raw)), "{case}");
+        }
+        let sent: Value = serde_json::from_str(meta.params(None).unwrap().get()).unwrap();
+        assert_eq!(sent, general(None));
+        // Only objects without `_meta` take the fast path.
+        let plain = RawValue::from_string(r#"{"name":"t"}"#.into()).unwrap();
+        assert!(meta.splice(Some(&plain)).is_some());
+        let own = RawValue::from_string(r#"{"_meta":{}}"#.into()).unwrap();
+        assert!(meta.splice(Some(&own)).is_none());
+        let escaped = RawValue::from_string(r#"{"\u005fmeta":{}}"#.into()).unwrap();
+        assert!(meta.splice(Some(&escaped)).is_none());
+        let array = RawValue::from_string("[1]".into()).unwrap();
+        assert!(meta.params(Some(&array)).is_err());
     }
 }

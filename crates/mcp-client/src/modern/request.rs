@@ -44,15 +44,18 @@ impl Modern {
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
         self.refuse_removed(method)?;
-        let mut object = self.meta.object(params.as_deref())?;
-        let tool_params = match (self.http, method) {
-            (true, methods::TOOLS_CALL) => object
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|name| self.tool_headers.of(name)),
-            _ => None,
-        };
+        let mut params = self.meta.params(params.as_deref())?;
         let headers = if self.http {
+            // The headers mirror fields of the params: read them back (HTTP only, where a
+            // round trip costs far more than this parse).
+            let object = object_of(&params)?;
+            let tool_params = match method {
+                methods::TOOLS_CALL => object
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .and_then(|name| self.tool_headers.of(name)),
+                _ => None,
+            };
             request_headers(method, &object, tool_params.as_deref().unwrap_or_default())
         } else {
             Vec::new()
@@ -62,9 +65,9 @@ impl Modern {
         let mut rounds = 0;
         loop {
             let raw = self
-                .send(session, method, &object, &options, &headers)
+                .send(session, method, &params, &options, &headers)
                 .await?;
-            if !multi_round {
+            if !multi_round || !may_require_input(raw.get()) {
                 return Ok(raw);
             }
             let kind: ResultKind = crate::client::decode(method, &raw)?;
@@ -82,6 +85,7 @@ impl Modern {
             let responses = answer_all(dispatcher, method, &input, &options).await?;
             // Only what this answer asked for goes into the retry: a previous round's
             // responses and state are replaced, never carried over.
+            let mut object = object_of(&params)?;
             object.remove("inputResponses");
             object.remove("requestState");
             if input.input_requests.is_some() {
@@ -90,6 +94,7 @@ impl Modern {
             if let Some(state) = input.request_state {
                 object.insert("requestState".into(), Value::String(state));
             }
+            params = super::encode(&object)?;
             tracing::debug!(target: "mcp::client", method, rounds, "retrying with the requested input");
         }
     }
@@ -102,7 +107,7 @@ impl Modern {
         &self,
         session: &Session,
         method: &str,
-        object: &serde_json::Map<String, Value>,
+        params: &RawValue,
         options: &RequestOptions,
         headers: &[(String, String)],
     ) -> Result<RawResult, Error> {
@@ -112,7 +117,7 @@ impl Modern {
             let mut round_options = options.clone();
             round_options.transport_headers = headers.to_vec();
             outcome = session
-                .request(method, Some(super::encode(object)?), round_options)
+                .request(method, Some(params.to_owned()), round_options)
                 .await;
             match &outcome {
                 Err(Error::NoResponse { id }) if attempt + 1 < attempts => {
@@ -123,6 +128,27 @@ impl Modern {
         }
         outcome
     }
+}
+
+/// Whether `result` may be `input_required`: its text holds that word, or a `\\u` escape
+/// that could spell it. Most results do not, and this check (a SIMD substring search)
+/// spares them a second full parse just to read `resultType`: for a 1 MB result that parse
+/// was the largest cost of a 2026-07-28 call. (A `resultType` that is not a string then
+/// goes unnoticed; the result is treated as complete, as any other unknown value is.)
+fn may_require_input(result: &str) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // Built once: building a searcher costs more than searching a small result.
+    static WORD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("input_required"));
+    static ESCAPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\\u"));
+    let text = result.as_bytes();
+    WORD.find(text).is_some() || ESCAPE.find(text).is_some()
+}
+
+/// Params we built (always an object) as a map, to read or amend.
+fn object_of(params: &RawValue) -> Result<serde_json::Map<String, Value>, Error> {
+    serde_json::from_str(params.get())
+        .map_err(|e| Error::InvalidArgument(format!("cannot read request params: {e}")))
 }
 
 /// Answer every input request with the client's handlers (sampling, elicitation, roots),
@@ -172,4 +198,22 @@ async fn answer_all(
         responses.insert(key, value);
     }
     Ok(responses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_require_input;
+
+    #[test]
+    fn only_results_that_may_spell_input_required_are_parsed_again() {
+        assert!(!may_require_input(
+            r#"{"resultType":"complete","content":[]}"#
+        ));
+        assert!(!may_require_input(
+            r#"{"content":[{"type":"text","text":"hi"}]}"#
+        ));
+        assert!(may_require_input(r#"{"resultType":"input_required"}"#));
+        // An escape could spell it: parsed, to be sure.
+        assert!(may_require_input(r#"{"resultType":"input\u005frequired"}"#));
+    }
 }
