@@ -354,7 +354,8 @@ fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
     }
 }
 
-/// `--callgrind`: instructions executed by each client for the same fixed stdio run.
+/// `--callgrind`: instructions executed by each client for the same fixed stdio run, at
+/// the legacy revision and at 2026-07-28.
 fn count_instructions(binaries: &Binaries) -> Result<()> {
     let valgrind_ok = Command::new("valgrind")
         .arg("--version")
@@ -366,46 +367,50 @@ fn count_instructions(binaries: &Binaries) -> Result<()> {
     }
     let dir = std::env::temp_dir().join(format!("mcp-bench-callgrind-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut counts = Vec::new();
-    for (name, program) in [("floor", &binaries.floor), ("mcp-rs", &binaries.client)] {
-        let out_file = dir.join(format!("callgrind.{name}.out"));
-        let mut command = Command::new("valgrind");
-        command
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out_file.display()))
-            .arg(program)
-            .args(CALLGRIND_ARGS)
-            .arg("--stdio-server")
-            .arg(&binaries.server)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        eprintln!(
-            "$ valgrind --tool=callgrind {} {} --stdio-server mcp-bench-server",
-            program.file_name().unwrap_or_default().to_string_lossy(),
+    // Both revisions: at 2026-07-28 every request carries `_meta` and the server is
+    // stateless, so the two cost differently and each needs its own watch.
+    for (era, revision) in [("legacy", &[][..]), ("2026", &["--modern"][..])] {
+        let mut counts = Vec::new();
+        for (name, program) in [("floor", &binaries.floor), ("mcp-rs", &binaries.client)] {
+            let out_file = dir.join(format!("callgrind.{era}.{name}.out"));
+            let mut command = Command::new("valgrind");
+            command
+                .arg("--tool=callgrind")
+                .arg(format!("--callgrind-out-file={}", out_file.display()))
+                .arg(program)
+                .args(CALLGRIND_ARGS)
+                .args(revision)
+                .arg("--stdio-server")
+                .arg(&binaries.server)
+                .args(revision)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            let revision = revision.join(" ");
+            eprintln!(
+                "$ valgrind --tool=callgrind {} {} {revision} --stdio-server mcp-bench-server {revision}",
+                program.file_name().unwrap_or_default().to_string_lossy(),
+                CALLGRIND_ARGS.join(" ")
+            );
+            let status = command.status().context("could not start valgrind")?;
+            if !status.success() {
+                bail!("callgrind run of {name} ({era}) failed ({status})");
+            }
+            let profile = std::fs::read_to_string(&out_file)
+                .with_context(|| format!("reading {}", out_file.display()))?;
+            counts.push((name, total_instructions(&profile)?, out_file));
+        }
+        println!(
+            "\n{era}: instructions for {} over stdio (client process only, whole run)\n",
             CALLGRIND_ARGS.join(" ")
         );
-        let status = command.status().context("could not start valgrind")?;
-        if !status.success() {
-            bail!("callgrind run of {name} failed ({status})");
+        for (name, count, file) in &counts {
+            println!("{name:<8} {count:>14}   {}", file.display());
         }
-        let profile = std::fs::read_to_string(&out_file)
-            .with_context(|| format!("reading {}", out_file.display()))?;
-        counts.push((name, total_instructions(&profile)?, out_file));
+        let (floor, ours) = (counts[0].1 as f64, counts[1].1 as f64);
+        println!("ratio    {:>14.2}", ratio(ours, floor));
+        println!("inspect with: callgrind_annotate {}", counts[1].2.display());
     }
-    println!(
-        "\ninstructions for {} --stdio-server mcp-bench-server (client process only, whole run)\n",
-        CALLGRIND_ARGS.join(" ")
-    );
-    for (name, count, file) in &counts {
-        println!("{name:<8} {count:>14}   {}", file.display());
-    }
-    let (floor, ours) = (counts[0].1 as f64, counts[1].1 as f64);
-    println!("ratio    {:>14.2}", ratio(ours, floor));
-    println!(
-        "\ninspect with: callgrind_annotate {}",
-        counts[1].2.display()
-    );
     Ok(())
 }
 

@@ -80,6 +80,11 @@ enum Command {
         /// Afterwards, merge the inputs that add coverage into `fuzz/corpus/<target>`.
         #[arg(long)]
         merge: bool,
+        /// The sanitizer to build with: `none` (the default: the workspace denies unsafe
+        /// code, and the properties checked are panics, hangs and disagreements, which need
+        /// no sanitizer; ten times the executions per second) or `address`.
+        #[arg(long, default_value = "none", value_name = "NAME")]
+        sanitizer: fuzz::Sanitizer,
     },
     /// Soak: many calls, connect/close cycles and manager reconnects over stdio and HTTP,
     /// failing when RSS, fds, threads, children or tasks grow or are left behind.
@@ -120,12 +125,14 @@ fn main() -> ExitCode {
             target,
             runs,
             merge,
+            sanitizer,
         } => fuzz::fuzz(
             &env,
             &fuzz::FuzzOptions {
                 target,
                 runs,
                 merge,
+                sanitizer,
             },
         ),
     };
