@@ -372,10 +372,7 @@ impl Client {
         if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
-        let result: CallToolResult = match self
-            .request(methods::TOOLS_CALL, &params, options.clone())
-            .await
-        {
+        let result = match self.call_tool_once(&params, options.clone()).await {
             // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
             // than the last listing gave; list the tools again and retry once.
             Err(Error::Rpc(e))
@@ -384,12 +381,31 @@ impl Client {
             {
                 tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
                 self.list_all_tools().await?;
-                self.request(methods::TOOLS_CALL, &params, options).await?
+                self.call_tool_once(&params, options).await?
             }
             other => other?,
         };
         self.inner.output_schemas.check(&params.name, &result)?;
         Ok(result)
+    }
+
+    /// One `tools/call`, its result decoded with the fast path for a single text block
+    /// ([`RawResult::decode_tool_result`]).
+    async fn call_tool_once(
+        &self,
+        params: &CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, Error> {
+        let params = mcp_types::to_raw(params)
+            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
+        let raw = self
+            .request_raw(methods::TOOLS_CALL, Some(params), options)
+            .await?;
+        raw.decode_tool_result()
+            .map_err(|source| Error::InvalidResult {
+                method: methods::TOOLS_CALL.to_owned(),
+                source,
+            })
     }
 
     // --- For `tasks/` (task-augmented tool calls): what they need of the client's state.

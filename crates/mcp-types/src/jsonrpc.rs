@@ -197,6 +197,12 @@ pub enum MessageError {
     /// A response carrying both `result` and `error`.
     #[error("response has both \"result\" and \"error\"")]
     ResultAndError,
+    /// A `method` beside a `result` or an `error`: neither a request nor a response. (Had
+    /// `method` won, a reply written after `result` would read as a request while one with
+    /// `result` first reads as a response: the fuzz target `message` found the two paths
+    /// disagreeing.)
+    #[error("message has both \"method\" and \"result\" or \"error\"")]
+    MethodAndResult,
     /// A response without an id.
     #[error("response has no id")]
     MissingId,
@@ -441,6 +447,9 @@ fn classify(input: Input<'_>) -> Result<Classified<'_>, MessageError> {
         }
         Some(_) => {}
     }
+    if env.method.is_some() && (env.result.is_some() || env.error.is_some()) {
+        return Err(MessageError::MethodAndResult);
+    }
     if let Some(method) = env.method {
         let params = owned_params(env.params);
         return Ok(Classified::Other(match env.id {
@@ -641,6 +650,16 @@ mod tests {
             classify(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#),
             Err(MessageError::ResultAndError)
         ));
+        for both in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":7,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","error":{"code":1,"message":"x"}}"#,
+        ] {
+            assert!(
+                matches!(classify(both), Err(MessageError::MethodAndResult)),
+                "{both}"
+            );
+        }
         assert!(matches!(
             classify(r#"{"jsonrpc":"2.0","result":{}}"#),
             Err(MessageError::MissingId)

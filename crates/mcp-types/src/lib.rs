@@ -47,6 +47,7 @@ pub mod skills;
 pub mod subscriptions;
 mod tagged;
 pub mod tasks;
+mod text_result;
 mod tools;
 mod version;
 

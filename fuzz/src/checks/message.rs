@@ -5,10 +5,12 @@
 //!   `Message::from_slice` (full parse) agree on every input: same message, same id, same
 //!   result text. Where the full parse rejects a message the fast path may still hand out a
 //!   response (by design: its result then decodes to an error and reads `null`).
+//! - A response's result decodes as a `tools/call` result the same through
+//!   `decode_tool_result` (its fast path for one text block) as through serde.
 //! - Every message that parses re-encodes (`to_json`, i.e. the hand-written encoders) to
 //!   JSON equal to what serde makes of its parts, and parses back to the same message.
 
-use mcp_types::{Message, RequestId};
+use mcp_types::{CallToolResult, Message, RawResult, RequestId};
 use serde_json::{Value, json};
 
 /// Run the checks on one input.
@@ -31,6 +33,8 @@ pub fn check(data: &[u8]) {
                 let (x, y): (Result<Value, _>, Result<Value, _>) =
                     (a.result.decode(), b.result.clone().decode());
                 assert_eq!(x.ok(), y.ok(), "results decode differently");
+                tool_result_paths_agree(&a.result);
+                tool_result_paths_agree(&b.result);
             }
             encoders_agree_with_serde(full);
         }
@@ -43,10 +47,29 @@ pub fn check(data: &[u8]) {
                 "full parse said {e}, fast path decoded {decoded:?}"
             );
             assert_eq!(r.result.get(), "null", "full parse said {e}");
+            assert!(r.result.clone().decode_tool_result().is_err());
         }
         (Err(e), Ok(other)) => panic!("full parse said {e}, fast path gave {other:?}"),
         (Ok(full), Err(e)) => panic!("fast path said {e}, full parse gave {full:?}"),
     }
+}
+
+/// `decode_tool_result` (with its fast path for one text block) decodes exactly as the
+/// plain serde decode does, on a fresh result (the guess unchecked) and on one already read.
+fn tool_result_paths_agree(result: &RawResult) {
+    let serde: Option<CallToolResult> = result.clone().decode().ok();
+    assert_eq!(
+        result.clone().decode_tool_result().ok(),
+        serde,
+        "tool result paths disagree"
+    );
+    let read = result.clone();
+    let _ = read.get();
+    assert_eq!(
+        read.decode_tool_result().ok(),
+        serde,
+        "tool result paths disagree"
+    );
 }
 
 fn id_value(id: &RequestId) -> Value {
