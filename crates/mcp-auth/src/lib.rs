@@ -39,9 +39,12 @@
 //! # let _ = hook; Ok(()) }
 //! ```
 
+mod assertion;
 pub mod challenge;
 mod config;
 pub mod discovery;
+mod dpop;
+mod enterprise;
 mod error;
 mod flow;
 mod jwt;
@@ -54,7 +57,10 @@ mod store;
 mod token;
 mod visitor;
 
+pub use assertion::Assertion;
 pub use config::{Grant, OAuthConfig};
+pub use dpop::DpopMode;
+pub use enterprise::EnterpriseConfig;
 pub use error::AuthError;
 /// The HTTP client requests to authorization servers go through (re-exported so a user
 /// needs no direct `mcp-http` dependency).
