@@ -574,7 +574,11 @@ mod tests {
             "auth/wif-jwt-bearer",
         ] {
             assert_eq!(expectation(name), Expectation::MustPass, "{name}");
-            assert_eq!(plan_stable(name), Plan::Run(Expectation::MustPass), "{name}");
+            assert_eq!(
+                plan_stable(name),
+                Plan::Run(Expectation::MustPass),
+                "{name}"
+            );
             assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
         }
         assert_eq!(
