@@ -23,7 +23,8 @@ const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
 
 /// The enterprise identity provider of [`Grant::EnterpriseManaged`](crate::Grant): where
 /// and as whom the ID token is exchanged. Construct with [`EnterpriseConfig::new`].
-#[derive(Debug, Clone)]
+/// `Debug` shows neither the secrets nor the endpoint's query or credentials.
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct EnterpriseConfig {
     /// The identity provider's token endpoint (HTTPS, or HTTP on loopback).
@@ -34,6 +35,20 @@ pub struct EnterpriseConfig {
     pub idp_client_secret: Option<Secret>,
     /// The user's ID token from the identity provider (single sign-on).
     pub id_token: Assertion,
+}
+
+impl std::fmt::Debug for EnterpriseConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnterpriseConfig")
+            .field(
+                "idp_token_endpoint",
+                &mcp_http::shown(&self.idp_token_endpoint),
+            )
+            .field("idp_client_id", &self.idp_client_id)
+            .field("idp_client_secret", &self.idp_client_secret)
+            .field("id_token", &self.id_token)
+            .finish()
+    }
 }
 
 impl EnterpriseConfig {
@@ -98,6 +113,7 @@ pub(crate) async fn exchange_for_id_jag(
         }
         None => form.push(("client_id", &config.idp_client_id)),
     }
+    tracing::debug!(idp = %mcp_http::shown(&config.idp_token_endpoint), "exchanging the ID token for an ID-JAG");
     let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let answer = net::post_form(http, &config.idp_token_endpoint, &headers, &form).await?;
     if !answer.ok() {
@@ -119,5 +135,29 @@ pub(crate) async fn exchange_for_id_jag(
                 "the identity provider issued {other:?}, not an ID-JAG ({ID_JAG_TYPE})"
             )),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_no_secret_and_no_url_credentials() {
+        let endpoint = "https://user:pw-SECRET@idp.example/token?key=q-SECRET"
+            .parse()
+            .unwrap();
+        let mut config = EnterpriseConfig::new(
+            endpoint,
+            "idp-client",
+            Assertion::Value(Secret::new("idtoken-SECRET")),
+        );
+        config.idp_client_secret = Some(Secret::new("client-SECRET"));
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("SECRET"), "{shown}");
+        assert!(
+            shown.contains("idp.example") && shown.contains("/token"),
+            "{shown}"
+        );
     }
 }
