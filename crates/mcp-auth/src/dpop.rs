@@ -142,6 +142,14 @@ impl DpopKey {
     }
 }
 
+/// The `nonce` claim of a proof we made (`None` when it has none or does not parse).
+pub(crate) fn proof_nonce(proof: &str) -> Option<String> {
+    let claims = proof.split('.').nth(1)?;
+    let claims: serde_json::Value =
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims).ok()?).ok()?;
+    claims.get("nonce")?.as_str().map(str::to_owned)
+}
+
 /// The `htu` of a request to `url`: the URL without its query and fragment.
 pub(crate) fn htu(url: &Url) -> String {
     let mut url = url.clone();
@@ -256,6 +264,9 @@ mod tests {
         let again = key.proof("POST", &url, Some("token-1"), None).unwrap();
         assert_ne!(part(again.expose(), 1)["jti"], claims["jti"]);
         assert!(part(again.expose(), 1).get("nonce").is_none());
+        assert_eq!(proof_nonce(jwt).as_deref(), Some("n-1"));
+        assert_eq!(proof_nonce(again.expose()), None);
+        assert_eq!(proof_nonce("not.a-proof"), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::challenge::{BearerChallenge, parse_bearer_or_dpop};
 use crate::discovery::{self, Discovery};
-use crate::dpop::DpopState;
+use crate::dpop::{DpopState, proof_nonce};
 use crate::flow::Flow;
 use crate::jwt::SigningKey;
 use crate::store::{MemoryTokenStore, StoredTokens, TokenStore};
@@ -313,22 +313,30 @@ impl OAuthProvider {
         www_authenticate: Option<&str>,
         sent: Option<&str>,
         dpop_nonce: Option<&str>,
+        sent_proof: Option<&str>,
     ) -> Result<Option<AuthHeaders>, AuthError> {
         let challenge = www_authenticate.and_then(parse_bearer_or_dpop);
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
         if let Some(nonce) = dpop_nonce {
             self.dpop.set_rs_nonce(nonce);
-            // The server only wants a proof with its nonce (RFC 9449 §9): the token is
-            // fine, retry with it (the next proof carries the nonce).
             if status == 401
                 && challenge
                     .as_ref()
                     .is_some_and(BearerChallenge::is_use_dpop_nonce)
-                && let Some(tokens) = session.tokens.as_ref().filter(|t| t.is_dpop())
             {
-                tracing::debug!("the server wants a DPoP nonce: retrying with it");
-                return Ok(Some(authorization(tokens)));
+                // The proof already carried this nonce: the server refuses what it asked
+                // for, and another try would be refused the same way.
+                if sent_proof.and_then(proof_nonce).as_deref() == Some(nonce) {
+                    tracing::warn!("the server refused a DPoP proof with its own nonce");
+                    return Ok(None);
+                }
+                // The server only wants a proof with its nonce (RFC 9449 §9): the token is
+                // fine, retry once with it (the next proof carries the nonce).
+                if let Some(tokens) = session.tokens.as_ref().filter(|t| t.is_dpop()) {
+                    tracing::debug!("the server wants a DPoP nonce: retrying with it");
+                    return Ok(Some(authorization(tokens)));
+                }
             }
         }
         if status == 403 {
@@ -409,7 +417,7 @@ impl AuthHook for OAuthProvider {
         www_authenticate: Option<&'a str>,
     ) -> BoxFuture<'a, Option<AuthHeaders>> {
         Box::pin(async move {
-            self.handle_failure(status, www_authenticate, None, None)
+            self.handle_failure(status, www_authenticate, None, None, None)
                 .await
                 .ok()
                 .flatten()
@@ -427,6 +435,7 @@ impl AuthHook for OAuthProvider {
                     failure.www_authenticate,
                     failure.authorization,
                     failure.dpop_nonce,
+                    failure.dpop_proof,
                 )
                 .await?)
         })

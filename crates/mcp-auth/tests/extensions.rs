@@ -42,6 +42,8 @@ enum Mode {
     EnterpriseWrongType,
     /// The token endpoint refuses the workload's JWT.
     WorkloadRefused,
+    /// DPoP, but the MCP endpoint refuses even the proofs with its nonce.
+    DpopStubborn,
 }
 
 /// One request received.
@@ -204,7 +206,7 @@ fn route(mode: Mode, request: &Seen, base: &str) -> String {
                 "grant_types_supported": [JWT_BEARER],
                 "token_endpoint_auth_methods_supported": ["none"],
             });
-            if mode == Mode::Dpop {
+            if matches!(mode, Mode::Dpop | Mode::DpopStubborn) {
                 metadata["dpop_signing_alg_values_supported"] = json!(["ES256"]);
             }
             if matches!(mode, Mode::Enterprise | Mode::EnterpriseWrongType) {
@@ -233,7 +235,7 @@ fn route(mode: Mode, request: &Seen, base: &str) -> String {
                     r#"{"error":"invalid_grant","error_description":"JWT assertion is expired"}"#,
                 );
             }
-            if mode == Mode::Dpop {
+            if matches!(mode, Mode::Dpop | Mode::DpopStubborn) {
                 let proof = request
                     .headers
                     .get("dpop")
@@ -266,14 +268,14 @@ fn route(mode: Mode, request: &Seen, base: &str) -> String {
                 response(401, &[("www-authenticate", &challenge)], "{}")
             };
             match mode {
-                Mode::Dpop => {
+                Mode::Dpop | Mode::DpopStubborn => {
                     let Some(token) = auth.as_deref().and_then(|a| a.strip_prefix("DPoP ")) else {
                         return unauthorized("DPoP", "");
                     };
                     let (_, claims) = verified_proof(&request.headers["dpop"]);
                     let ath = URL_SAFE_NO_PAD.encode(Sha256::digest(token.as_bytes()));
                     assert_eq!(claims["ath"], ath.as_str());
-                    if claims["nonce"] != RS_NONCE {
+                    if claims["nonce"] != RS_NONCE || mode == Mode::DpopStubborn {
                         let challenge =
                             format!("DPoP error=\"use_dpop_nonce\", resource_metadata=\"{prm}\"");
                         return response(
@@ -542,4 +544,24 @@ async fn a_stored_dpop_token_keeps_its_key_across_providers() {
             jkt
         );
     }
+}
+
+#[tokio::test]
+async fn a_server_refusing_its_own_nonce_gets_one_retry_then_its_401() {
+    let server = start(Mode::DpopStubborn).await;
+    let mut config = workload_config();
+    config.dpop = DpopMode::Always;
+    let p = provider(&server, config);
+    let s = sender(&server, Arc::clone(&p));
+    assert_eq!(post(&server, &s).await.unwrap(), 401);
+    // No token; the token without the nonce; once with it; then the 401 is returned.
+    let mcp = server.seen("/mcp");
+    assert_eq!(mcp.len(), 3, "{mcp:?}");
+    let nonce = verified_proof(&mcp[2].headers["dpop"]).1["nonce"].clone();
+    assert_eq!(nonce, RS_NONCE);
+    assert_eq!(
+        server.seen("/token").len(),
+        2,
+        "no new grant for a nonce refusal"
+    );
 }

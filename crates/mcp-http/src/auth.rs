@@ -25,6 +25,9 @@ pub struct AuthFailure<'a> {
     /// The response's `DPoP-Nonce` header (RFC 9449 §9), when it sent one: a DPoP client
     /// retries with a proof carrying it.
     pub dpop_nonce: Option<&'a str>,
+    /// The `DPoP` proof the refused request carried, if any: a hook tells from its `nonce`
+    /// whether the server refused the very nonce it asked for (then retrying is useless).
+    pub dpop_proof: Option<&'a str>,
 }
 
 impl<'a> AuthFailure<'a> {
@@ -40,12 +43,19 @@ impl<'a> AuthFailure<'a> {
             www_authenticate,
             authorization,
             dpop_nonce: None,
+            dpop_proof: None,
         }
     }
 
     /// The same refusal, with the response's `DPoP-Nonce` header.
     pub fn with_dpop_nonce(mut self, nonce: Option<&'a str>) -> Self {
         self.dpop_nonce = nonce;
+        self
+    }
+
+    /// The same refusal, with the `DPoP` proof the request carried.
+    pub fn with_dpop_proof(mut self, proof: Option<&'a str>) -> Self {
+        self.dpop_proof = proof;
         self
     }
 }
@@ -75,6 +85,7 @@ impl fmt::Debug for AuthFailure<'_> {
             .field("www_authenticate", &self.www_authenticate)
             .field("authorization", &self.authorization.map(|_| "<redacted>"))
             .field("dpop_nonce", &self.dpop_nonce)
+            .field("dpop_proof", &self.dpop_proof.map(|_| "<redacted>"))
             .finish()
     }
 }

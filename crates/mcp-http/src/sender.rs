@@ -126,12 +126,15 @@ impl HttpSender {
             self.apply_headers(&url, request.headers_mut());
             // What the request carried, so the hook can tell a stale token from a fresh one
             // (copied only when there is a hook to tell).
-            let sent_authorization = self
-                .auth
-                .as_ref()
-                .and_then(|_| request.headers().get(http::header::AUTHORIZATION))
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned);
+            let sent = |name| {
+                self.auth
+                    .as_ref()
+                    .and_then(|_| request.headers().get(name))
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let sent_authorization = sent(http::header::AUTHORIZATION.as_str());
+            let sent_dpop = sent("dpop");
             let response = self.client.send(request).await?;
             seen(&response);
             let status = response.status();
@@ -164,7 +167,8 @@ impl HttpSender {
                     challenge.as_deref(),
                     sent_authorization.as_deref(),
                 )
-                .with_dpop_nonce(nonce.as_deref());
+                .with_dpop_nonce(nonce.as_deref())
+                .with_dpop_proof(sent_dpop.as_deref());
                 let fresh = hook.on_auth_failure(failure).await?;
                 if let Some(fresh) = fresh {
                     let fresh = CustomHeaders::new(&fresh)?;
@@ -592,6 +596,7 @@ mod tests {
     struct Signing {
         asked: Mutex<Vec<(String, String)>>,
         nonces: Mutex<Vec<Option<String>>>,
+        proofs: Mutex<Vec<Option<String>>>,
     }
 
     impl AuthHook for Signing {
@@ -608,6 +613,7 @@ mod tests {
             failure: AuthFailure<'a>,
         ) -> BoxFuture<'a, Result<Option<Vec<(String, String)>>, Error>> {
             lock(&self.nonces).push(failure.dpop_nonce.map(str::to_owned));
+            lock(&self.proofs).push(failure.dpop_proof.map(str::to_owned));
             Box::pin(async { Ok(Some(vec![("Authorization".into(), "Bearer fresh".into())])) })
         }
 
@@ -641,6 +647,10 @@ mod tests {
         assert_eq!(*lock(&h.asked), [expected.clone(), expected]);
         // The refusal's DPoP-Nonce reached the hook.
         assert_eq!(*lock(&h.nonces), [Some("n-1".to_owned())]);
+        // ... with the proof the refused request carried.
+        assert_eq!(*lock(&h.proofs), [Some("proof-1".to_owned())]);
+        let failure = AuthFailure::new(401, None, None).with_dpop_proof(Some("proof-SECRET"));
+        assert!(!format!("{failure:?}").contains("SECRET"));
         let heads = lower(&server.heads());
         assert!(heads[0].contains("\r\ndpop: proof-1\r\n"), "{}", heads[0]);
         assert!(heads[1].contains("\r\ndpop: proof-2\r\n"), "{}", heads[1]);
