@@ -68,7 +68,7 @@ pub enum Plan {
     Elsewhere,
 }
 
-/// 0.1.16: everything runs; the auth extensions not implemented are expected to fail.
+/// 0.1.16: everything runs; scenarios in `AUTH_EXPECTED_FAILURES` are expected to fail.
 pub fn plan_stable(scenario: &str) -> Plan {
     Plan::Run(expectation(scenario))
 }
@@ -81,7 +81,7 @@ pub fn plan_next(scenario: &str) -> Plan {
     match scenario {
         s if s.starts_with("sep-2640-client-") => Plan::Run(Expectation::MustPass),
         // OAuth (crate mcp-auth): every auth scenario runs here too (the 2026-07-28 mock
-        // servers check more, e.g. `application_type`), but the extensions not implemented.
+        // servers check more, e.g. `application_type`), but those in AUTH_EXPECTED_FAILURES.
         s if s.starts_with("auth/") => match auth_expected_failure(s) {
             Some(reason) => Plan::Skip(reason),
             None => Plan::Run(Expectation::MustPass),
@@ -117,28 +117,10 @@ const MUST_PASS: &[&str] = &[
 /// The `auth/*` scenarios that do not pass yet, each with its reason: they are run and
 /// counted apart, and never reported as passes. Every other `auth/*` scenario must pass.
 const AUTH_EXPECTED_FAILURES: &[(&str, &str)] = &[
-    (
-        "auth/cross-app-access-complete-flow",
-        "auth extension (enterprise ID-JAG token exchange): not implemented",
-    ),
-    (
-        "auth/enterprise-managed-authorization",
-        "auth extension (enterprise ID-JAG token exchange): not implemented",
-    ),
-    (
-        "auth/dpop",
-        "auth extension (DPoP, RFC 9449): not implemented",
-    ),
-    (
-        "auth/dpop-nonce",
-        "auth extension (DPoP, RFC 9449): not implemented",
-    ),
-    (
-        "auth/wif-jwt-bearer",
-        "auth extension (workload identity JWT bearer grant): not implemented",
-    ),
+    // None: the extensions (DPoP, workload identity, enterprise-managed authorization)
+    // pass since mcp-auth implements them. List a scenario here with its reason.
 ];
-const EXPECTED_FAILURE_REASON: &str = "auth extensions not implemented";
+const EXPECTED_FAILURE_REASON: &str = "each with its reason in AUTH_EXPECTED_FAILURES";
 
 /// Why `scenario` is expected to fail, when it is.
 fn auth_expected_failure(scenario: &str) -> Option<&'static str> {
@@ -579,12 +561,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn auth_scenarios_must_pass_but_the_extensions_not_implemented() {
+    fn auth_scenarios_must_pass_the_extensions_too() {
         for name in MUST_PASS {
             assert_eq!(expectation(name), Expectation::MustPass, "{name}");
         }
         assert_eq!(expectation("auth/metadata-default"), Expectation::MustPass);
-        assert_eq!(expectation("auth/dpop"), Expectation::ExpectedFailure);
+        for name in [
+            "auth/cross-app-access-complete-flow",
+            "auth/enterprise-managed-authorization",
+            "auth/dpop",
+            "auth/dpop-nonce",
+            "auth/wif-jwt-bearer",
+        ] {
+            assert_eq!(expectation(name), Expectation::MustPass, "{name}");
+            assert_eq!(
+                plan_stable(name),
+                Plan::Run(Expectation::MustPass),
+                "{name}"
+            );
+            assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
+        }
         assert_eq!(
             plan_next("auth/iss-normalized"),
             Plan::Run(Expectation::MustPass)
@@ -608,7 +604,6 @@ mod tests {
             assert_eq!(plan_next(name), Plan::Run(Expectation::MustPass), "{name}");
             assert!(MUST_PASS.contains(&name), "{name}");
         }
-        assert!(matches!(plan_next("auth/dpop"), Plan::Skip(_)));
         for name in [
             "request-metadata",
             "sep-2322-client-request-state",
@@ -633,8 +628,8 @@ mod tests {
         let mut tally = Tally::default();
         tally.record("initialize", true);
         tally.record("sse-retry", true);
-        tally.record("auth/dpop", false);
-        tally.record("auth/dpop-nonce", false);
+        tally.record_as("auth/listed-a", Expectation::ExpectedFailure, false);
+        tally.record_as("auth/listed-b", Expectation::ExpectedFailure, false);
         assert!(tally.ok());
         assert_eq!(
             tally.summary(),
@@ -659,10 +654,10 @@ mod tests {
     fn an_expected_failure_the_suite_passes_is_never_a_pass() {
         let mut tally = Tally::default();
         tally.record("initialize", true);
-        tally.record("auth/dpop", true);
-        tally.record("auth/wif-jwt-bearer", false);
+        tally.record_as("auth/listed-a", Expectation::ExpectedFailure, true);
+        tally.record_as("auth/listed-b", Expectation::ExpectedFailure, false);
         assert!(tally.ok());
-        assert_eq!(tally.vacuous_passes, ["auth/dpop"]);
+        assert_eq!(tally.vacuous_passes, ["auth/listed-a"]);
         assert_eq!(
             tally.summary(),
             [

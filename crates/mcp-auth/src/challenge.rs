@@ -22,6 +22,11 @@ impl BearerChallenge {
         split_scopes(self.scope.as_deref())
     }
 
+    /// Whether the server wants a DPoP nonce in the proof (RFC 9449 §9).
+    pub fn is_use_dpop_nonce(&self) -> bool {
+        self.error.as_deref() == Some("use_dpop_nonce")
+    }
+
     /// Whether this is an `insufficient_scope` error (RFC 6750 §3.1).
     pub fn is_insufficient_scope(&self) -> bool {
         self.error.as_deref() == Some("insufficient_scope")
@@ -62,9 +67,20 @@ impl Challenge {
 
 /// The `Bearer` challenge of a `WWW-Authenticate` header, when there is one.
 pub fn parse_bearer(header: &str) -> Option<BearerChallenge> {
+    parse_scheme(header, "bearer")
+}
+
+/// The `Bearer` challenge of a `WWW-Authenticate` header, else its `DPoP` challenge
+/// (RFC 9449 §7.1: the same parameters, plus `algs`): what a client that may hold a DPoP
+/// token reads.
+pub fn parse_bearer_or_dpop(header: &str) -> Option<BearerChallenge> {
+    parse_scheme(header, "bearer").or_else(|| parse_scheme(header, "dpop"))
+}
+
+fn parse_scheme(header: &str, scheme: &str) -> Option<BearerChallenge> {
     let challenge = parse_www_authenticate(header)
         .into_iter()
-        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
+        .find(|c| c.scheme.eq_ignore_ascii_case(scheme))?;
     let get = |name: &str| challenge.param(name).map(str::to_owned);
     Some(BearerChallenge {
         resource_metadata: get("resource_metadata"),
@@ -219,6 +235,23 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dpop_challenge_is_read_when_there_is_no_bearer_one() {
+        let header = r#"DPoP error="use_dpop_nonce", resource_metadata="http://127.0.0.1:1/prm""#;
+        assert!(parse_bearer(header).is_none());
+        let c = parse_bearer_or_dpop(header).unwrap();
+        assert!(c.is_use_dpop_nonce());
+        assert_eq!(
+            c.resource_metadata.as_deref(),
+            Some("http://127.0.0.1:1/prm")
+        );
+        let both = r#"DPoP algs="ES256", Bearer scope="a""#;
+        assert_eq!(
+            parse_bearer_or_dpop(both).unwrap().scope.as_deref(),
+            Some("a")
+        );
+    }
 
     #[test]
     fn bearer_parameters_are_read() {

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::Secret;
+use crate::assertion::Assertion;
+use crate::dpop::DpopMode;
+use crate::enterprise::EnterpriseConfig;
 
 /// Which OAuth grant obtains the tokens.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +21,21 @@ pub enum Grant {
     /// Client credentials (machine to machine): a client secret or a signed JWT
     /// (`private_key_jwt`), no person.
     ClientCredentials,
+    /// The JWT bearer grant (RFC 7523 §2.1) with a JWT the workload already holds
+    /// (workload identity federation, SEP-1933): [`OAuthConfig::assertion`], no person.
+    JwtBearer,
+    /// Enterprise-managed authorization (SEP-990): the user's ID token is exchanged at the
+    /// enterprise identity provider for an identity assertion grant (ID-JAG, RFC 8693),
+    /// which the JWT bearer grant turns into an access token: [`OAuthConfig::enterprise`].
+    EnterpriseManaged,
+}
+
+impl Grant {
+    /// Whether the grant runs without a person (so it is simply run again when its token
+    /// expires and there is no refresh token).
+    pub fn is_unattended(self) -> bool {
+        !matches!(self, Self::AuthorizationCode)
+    }
 }
 
 /// How one server's OAuth is set up. Every field is optional: with none, the client
@@ -56,6 +74,13 @@ pub struct OAuthConfig {
     /// How many `insufficient_scope` step-ups one request may cause (default 2: with the
     /// first authorization, at most three authorizations per request).
     pub max_step_ups: u32,
+    /// When to ask for DPoP-bound tokens (RFC 9449; default [`DpopMode::Off`]).
+    pub dpop: DpopMode,
+    /// The JWT for [`Grant::JwtBearer`]: the workload's identity token, as a value or a
+    /// file read again at every token request (platforms rotate them).
+    pub assertion: Option<Assertion>,
+    /// The enterprise identity provider for [`Grant::EnterpriseManaged`].
+    pub enterprise: Option<EnterpriseConfig>,
 }
 
 impl Default for OAuthConfig {
@@ -74,6 +99,9 @@ impl Default for OAuthConfig {
             signing_algorithm: None,
             client_name: "mcp-rs".to_owned(),
             max_step_ups: 2,
+            dpop: DpopMode::Off,
+            assertion: None,
+            enterprise: None,
         }
     }
 }

@@ -58,6 +58,9 @@ pub struct AuthServerMetadata {
     /// Whether authorization responses carry `iss` (RFC 9207).
     #[serde(default)]
     pub authorization_response_iss_parameter_supported: Option<bool>,
+    /// The DPoP proof algorithms the server takes (RFC 9449 §5.1): DPoP is on offer.
+    #[serde(default)]
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
 }
 
 /// Where the authorization server is and what it supports, for one server.
@@ -81,7 +84,15 @@ pub struct Discovery {
 }
 
 impl Discovery {
-    /// Whether the server supports client ID metadata documents.
+    /// Whether the server takes DPoP proofs signed with ES256 (the only kind we make).
+    pub fn supports_dpop_es256(&self) -> bool {
+        self.metadata
+            .as_ref()
+            .and_then(|m| m.dpop_signing_alg_values_supported.as_ref())
+            .is_some_and(|algs| algs.iter().any(|a| a == "ES256"))
+    }
+
+    /// Whether the server takes client ID metadata documents.
     pub fn supports_cimd(&self) -> bool {
         self.metadata
             .as_ref()

@@ -9,13 +9,18 @@ use mcp_http::HttpClient;
 
 use crate::challenge::BearerChallenge;
 use crate::discovery::{self, Discovery};
+use crate::dpop::{DpopMode, DpopState};
+use crate::enterprise;
 use crate::jwt::SigningKey;
 use crate::pkce::{Pkce, random_token};
 use crate::registration::client_for;
 use crate::store::{RegisteredClient, StoredTokens, TokenStore};
 use crate::token::{TokenRequest, choose_method};
 use crate::visitor::{AuthorizationResponse, AuthorizationVisitor, check_authorization_url};
-use crate::{AuthError, Grant, OAuthConfig};
+use crate::{AuthError, Grant, OAuthConfig, Secret};
+
+/// The JWT bearer grant type (RFC 7523 §2.1).
+pub(crate) const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// What a flow needs, borrowed from the provider.
 pub(crate) struct Flow<'a> {
@@ -25,6 +30,7 @@ pub(crate) struct Flow<'a> {
     pub visitor: Option<&'a dyn AuthorizationVisitor>,
     pub key: Option<&'a SigningKey>,
     pub server: &'a Url,
+    pub dpop: &'a DpopState,
 }
 
 impl Flow<'_> {
@@ -90,7 +96,60 @@ impl Flow<'_> {
         match self.config.grant {
             Grant::ClientCredentials => self.client_credentials(discovery, scopes).await,
             Grant::AuthorizationCode => self.authorization_code(discovery, scopes).await,
+            Grant::JwtBearer => {
+                let Some(assertion) = &self.config.assertion else {
+                    return Err(AuthError::Config(
+                        "the jwt_bearer grant needs an assertion (the workload's JWT, or its file)"
+                            .to_owned(),
+                    ));
+                };
+                let assertion = assertion.read().await?;
+                self.jwt_bearer(discovery, scopes, assertion).await
+            }
+            Grant::EnterpriseManaged => {
+                let Some(enterprise) = &self.config.enterprise else {
+                    return Err(AuthError::Config(
+                        "the enterprise_managed grant needs the identity provider (enterprise)"
+                            .to_owned(),
+                    ));
+                };
+                let id_jag =
+                    enterprise::exchange_for_id_jag(self.http, enterprise, discovery, scopes)
+                        .await?;
+                self.jwt_bearer(discovery, scopes, id_jag).await
+            }
         }
+    }
+
+    /// Whether token requests to `discovery`'s server ask for DPoP-bound tokens.
+    fn dpop_for(&self, discovery: &Discovery) -> Option<&DpopState> {
+        match self.config.dpop {
+            DpopMode::Always => Some(self.dpop),
+            DpopMode::IfSupported if discovery.supports_dpop_es256() => Some(self.dpop),
+            _ => None,
+        }
+    }
+
+    /// The JWT bearer grant (RFC 7523 §2.1) with `assertion`: a workload's identity token
+    /// or an ID-JAG.
+    async fn jwt_bearer(
+        &self,
+        discovery: &Discovery,
+        scopes: &[String],
+        assertion: Secret,
+    ) -> Result<StoredTokens, AuthError> {
+        let client = client_for(self.http, self.config, self.store, discovery, None).await?;
+        let mut params = vec![
+            ("grant_type", JWT_BEARER_GRANT.to_owned()),
+            ("assertion", assertion.expose().to_owned()),
+            ("resource", discovery.resource.clone()),
+        ];
+        if !scopes.is_empty() {
+            params.push(("scope", scopes.join(" ")));
+        }
+        self.token_request(discovery, &client, params, scopes)
+            .send(self.http)
+            .await
     }
 
     fn token_request<'b>(
@@ -109,6 +168,7 @@ impl Flow<'_> {
             key: self.key,
             params,
             scopes,
+            dpop: self.dpop_for(discovery),
         }
     }
 
@@ -196,10 +256,12 @@ impl Flow<'_> {
                 ("refresh_token", refresh_token.expose().to_owned()),
                 ("resource", discovery.resource.clone()),
             ];
-            let mut fresh = self
-                .token_request(discovery, &client, params, &tokens.scopes)
-                .send(self.http)
-                .await?;
+            let mut request = self.token_request(discovery, &client, params, &tokens.scopes);
+            if tokens.is_dpop() {
+                // A DPoP-bound refresh token is refreshed with a proof, whatever the mode.
+                request.dpop = Some(self.dpop);
+            }
+            let mut fresh = request.send(self.http).await?;
             // A server may keep the refresh token as it is (RFC 6749 §6).
             if fresh.refresh_token.is_none() {
                 fresh.refresh_token = Some(refresh_token.clone());

@@ -8,8 +8,8 @@
 //!   and follows the resource to a new authorization server. [`login`](OAuthProvider::login),
 //!   [`logout`](OAuthProvider::logout), [`state`](OAuthProvider::state).
 //! - [`OAuthConfig`], [`Grant`]: pre-registered client, scopes, callback port, client ID
-//!   metadata document URL, metadata override, authorization code or client credentials,
-//!   private key for `private_key_jwt`.
+//!   metadata document URL, metadata override, the grant, private key for
+//!   `private_key_jwt`, DPoP, the workload's JWT, the enterprise identity provider.
 //! - Discovery ([`discovery`]): `WWW-Authenticate` ([`challenge`]), protected resource
 //!   metadata (RFC 9728), authorization server metadata in the specified order, its
 //!   `issuer` checked, the resource checked against the server's URL, the 2025-03-26
@@ -17,6 +17,10 @@
 //! - Registration: pre-registered → client ID metadata document → dynamic registration
 //!   (RFC 7591, `application_type`) → [`AuthError::RegistrationUnavailable`]; remembered
 //!   per issuer.
+//! - Extensions: DPoP (RFC 9449, [`DpopMode`]), workload identity ([`Grant::JwtBearer`]
+//!   with an [`Assertion`]) and enterprise-managed authorization
+//!   ([`Grant::EnterpriseManaged`] with an [`EnterpriseConfig`]: token exchange for an
+//!   ID-JAG, then the JWT bearer grant).
 //! - [`AuthorizationVisitor`]: [`LoopbackVisitor`] (browser + one-shot 127.0.0.1
 //!   listener) and [`HeadlessVisitor`] (follows the redirects itself).
 //! - [`TokenStore`]: [`MemoryTokenStore`], [`FileTokenStore`] (0700 directory, 0600 files,
@@ -39,9 +43,12 @@
 //! # let _ = hook; Ok(()) }
 //! ```
 
+mod assertion;
 pub mod challenge;
 mod config;
 pub mod discovery;
+mod dpop;
+mod enterprise;
 mod error;
 mod flow;
 mod jwt;
@@ -54,7 +61,10 @@ mod store;
 mod token;
 mod visitor;
 
+pub use assertion::Assertion;
 pub use config::{Grant, OAuthConfig};
+pub use dpop::DpopMode;
+pub use enterprise::EnterpriseConfig;
 pub use error::AuthError;
 /// The HTTP client requests to authorization servers go through (re-exported so a user
 /// needs no direct `mcp-http` dependency).

@@ -20,6 +20,8 @@ const BODY_LIMIT: usize = 256 * 1024;
 pub(crate) struct Answer {
     pub status: u16,
     pub location: Option<String>,
+    /// `DPoP-Nonce` (RFC 9449 §8): the nonce the server wants in the next proof.
+    pub dpop_nonce: Option<String>,
     pub body: Bytes,
 }
 
@@ -64,10 +66,12 @@ pub(crate) async fn send(
         let response = client.send(request).await?;
         let status = response.status().as_u16();
         let location = mcp_http::header_str(&response, "location").map(str::to_owned);
+        let dpop_nonce = mcp_http::header_str(&response, "dpop-nonce").map(str::to_owned);
         let body = read_body_bounded(response.into_body(), BODY_LIMIT).await?;
         Ok::<_, mcp_jsonrpc::Error>(Answer {
             status,
             location,
+            dpop_nonce,
             body,
         })
     };

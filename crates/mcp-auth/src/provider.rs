@@ -3,12 +3,13 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use mcp_http::{AuthFailure, AuthHeaders, AuthHook, HttpClient};
+use mcp_http::{AuthFailure, AuthHeaders, AuthHook, AuthRequest, HttpClient};
 use mcp_jsonrpc::BoxFuture;
 use url::Url;
 
-use crate::challenge::{BearerChallenge, parse_bearer};
+use crate::challenge::{BearerChallenge, parse_bearer_or_dpop};
 use crate::discovery::{self, Discovery};
+use crate::dpop::{DpopState, proof_nonce};
 use crate::flow::Flow;
 use crate::jwt::SigningKey;
 use crate::store::{MemoryTokenStore, StoredTokens, TokenStore};
@@ -60,6 +61,8 @@ pub struct OAuthProvider {
     store: Arc<dyn TokenStore>,
     visitor: Option<Arc<dyn AuthorizationVisitor>>,
     signing_key: Option<SigningKey>,
+    /// The DPoP key and nonces (used when the tokens are DPoP-bound).
+    dpop: DpopState,
     session: tokio::sync::Mutex<Session>,
     state: Mutex<AuthState>,
 }
@@ -95,6 +98,7 @@ impl OAuthProvider {
             store: Arc::new(MemoryTokenStore::new()),
             visitor: None,
             signing_key,
+            dpop: DpopState::default(),
             session: tokio::sync::Mutex::new(Session::default()),
             state: Mutex::new(AuthState::NotRequired),
         })
@@ -169,6 +173,7 @@ impl OAuthProvider {
             visitor,
             key: self.signing_key.as_ref(),
             server: &self.server,
+            dpop: &self.dpop,
         }
     }
 
@@ -187,6 +192,9 @@ impl OAuthProvider {
         if !session.loaded {
             session.tokens = self.store.load_tokens(&self.key)?;
             session.loaded = true;
+            if let Some(key) = session.tokens.as_ref().and_then(|t| t.dpop_key.as_ref()) {
+                self.dpop.adopt(key)?;
+            }
         }
         Ok(())
     }
@@ -238,7 +246,7 @@ impl OAuthProvider {
         }
         let renewed = match flow.refresh(&discovery, &tokens).await {
             Some(result) => result,
-            None if self.config.grant == Grant::ClientCredentials => {
+            None if self.config.grant.is_unattended() => {
                 flow.authorize(&discovery, &tokens.scopes).await
             }
             None => return None,
@@ -266,8 +274,12 @@ impl OAuthProvider {
         }
     }
 
-    /// The current bearer token, refreshed first when it is about to expire.
-    async fn current_headers(&self) -> Result<Option<AuthHeaders>, AuthError> {
+    /// The current token (refreshed first when it is about to expire), with a DPoP proof
+    /// for `request` when the token is DPoP-bound.
+    async fn current_headers(
+        &self,
+        request: Option<AuthRequest<'_>>,
+    ) -> Result<Option<AuthHeaders>, AuthError> {
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
         let Some(tokens) = session.tokens.clone() else {
@@ -279,7 +291,20 @@ impl OAuthProvider {
         } else {
             tokens
         };
-        Ok(Some(bearer(&tokens)))
+        let mut headers = authorization(&tokens);
+        if tokens.is_dpop()
+            && let Some(request) = request
+        {
+            let nonce = self.dpop.rs_nonce();
+            let proof = self.dpop.key()?.proof(
+                request.method.as_str(),
+                request.url,
+                Some(tokens.access_token.expose()),
+                nonce.as_deref(),
+            )?;
+            headers.push(("DPoP".to_owned(), proof.expose().to_owned()));
+        }
+        Ok(Some(headers))
     }
 
     async fn handle_failure(
@@ -287,10 +312,33 @@ impl OAuthProvider {
         status: u16,
         www_authenticate: Option<&str>,
         sent: Option<&str>,
+        dpop_nonce: Option<&str>,
+        sent_proof: Option<&str>,
     ) -> Result<Option<AuthHeaders>, AuthError> {
-        let challenge = www_authenticate.and_then(parse_bearer);
+        let challenge = www_authenticate.and_then(parse_bearer_or_dpop);
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
+        if let Some(nonce) = dpop_nonce {
+            self.dpop.set_rs_nonce(nonce);
+            if status == 401
+                && challenge
+                    .as_ref()
+                    .is_some_and(BearerChallenge::is_use_dpop_nonce)
+            {
+                // The proof already carried this nonce: the server refuses what it asked
+                // for, and another try would be refused the same way.
+                if sent_proof.and_then(proof_nonce).as_deref() == Some(nonce) {
+                    tracing::warn!("the server refused a DPoP proof with its own nonce");
+                    return Ok(None);
+                }
+                // The server only wants a proof with its nonce (RFC 9449 §9): the token is
+                // fine, retry once with it (the next proof carries the nonce).
+                if let Some(tokens) = session.tokens.as_ref().filter(|t| t.is_dpop()) {
+                    tracing::debug!("the server wants a DPoP nonce: retrying with it");
+                    return Ok(Some(authorization(tokens)));
+                }
+            }
+        }
         if status == 403 {
             let Some(challenge) = challenge.filter(BearerChallenge::is_insufficient_scope) else {
                 return Ok(None);
@@ -306,18 +354,18 @@ impl OAuthProvider {
                 .authorize(&mut session, Some(&challenge), &earlier, visitor)
                 .await;
             self.settle(&result);
-            return result.map(|t| Some(bearer(&t)));
+            return result.map(|t| Some(authorization(&t)));
         }
         // 401. Someone else already renewed the token this request carried: use theirs.
         if let Some(tokens) = &session.tokens {
-            let current = format!("Bearer {}", tokens.access_token.expose());
+            let current = &authorization(tokens)[0].1;
             if sent.is_some_and(|s| s != current) {
-                return Ok(Some(bearer(tokens)));
+                return Ok(Some(authorization(tokens)));
             }
         }
         if let Some(fresh) = self.renew(&mut session, challenge.as_ref()).await {
             *lock(&self.state) = AuthState::Authorized;
-            return Ok(Some(bearer(&fresh)));
+            return Ok(Some(authorization(&fresh)));
         }
         session.tokens = None;
         if self.visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
@@ -334,14 +382,17 @@ impl OAuthProvider {
             )
             .await;
         self.settle(&result);
-        result.map(|t| Some(bearer(&t)))
+        result.map(|t| Some(authorization(&t)))
     }
 }
 
-fn bearer(tokens: &StoredTokens) -> AuthHeaders {
+/// `Authorization: Bearer <token>`, or `DPoP <token>` for a DPoP-bound one (its proof is
+/// made per request, in [`OAuthProvider::current_headers`]).
+fn authorization(tokens: &StoredTokens) -> AuthHeaders {
+    let scheme = if tokens.is_dpop() { "DPoP" } else { "Bearer" };
     vec![(
         "Authorization".to_owned(),
-        format!("Bearer {}", tokens.access_token.expose()),
+        format!("{scheme} {}", tokens.access_token.expose()),
     )]
 }
 
@@ -366,7 +417,7 @@ impl AuthHook for OAuthProvider {
         www_authenticate: Option<&'a str>,
     ) -> BoxFuture<'a, Option<AuthHeaders>> {
         Box::pin(async move {
-            self.handle_failure(status, www_authenticate, None)
+            self.handle_failure(status, www_authenticate, None, None, None)
                 .await
                 .ok()
                 .flatten()
@@ -383,13 +434,22 @@ impl AuthHook for OAuthProvider {
                     failure.status,
                     failure.www_authenticate,
                     failure.authorization,
+                    failure.dpop_nonce,
+                    failure.dpop_proof,
                 )
                 .await?)
         })
     }
 
     fn headers(&self) -> BoxFuture<'_, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
-        Box::pin(async move { Ok(self.current_headers().await?) })
+        Box::pin(async move { Ok(self.current_headers(None).await?) })
+    }
+
+    fn headers_for<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
+        Box::pin(async move { Ok(self.current_headers(Some(request)).await?) })
     }
 
     fn max_retries(&self) -> usize {

@@ -36,10 +36,15 @@ pub(crate) async fn client_for(
         client.client_secret = config.client_secret.clone();
         return Ok(client);
     }
-    if config.grant == Grant::ClientCredentials {
-        return Err(AuthError::Config(
-            "the client_credentials grant needs a configured client_id".to_owned(),
-        ));
+    if config.grant.is_unattended() {
+        return Err(AuthError::Config(format!(
+            "the {} grant needs a configured client_id",
+            match config.grant {
+                Grant::JwtBearer => "jwt_bearer",
+                Grant::EnterpriseManaged => "enterprise_managed",
+                _ => "client_credentials",
+            }
+        )));
     }
     if let Some(client) = store.load_client(&discovery.issuer)? {
         return Ok(client);

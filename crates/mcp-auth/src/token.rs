@@ -10,6 +10,7 @@ use url::Url;
 
 use mcp_http::HttpClient;
 
+use crate::dpop::{DPOP_TOKEN_TYPE, DpopKey, DpopState, USE_DPOP_NONCE};
 use crate::jwt::{ASSERTION_TYPE, SigningKey};
 use crate::store::{RegisteredClient, StoredTokens, now_secs};
 use crate::{AuthError, Secret, net};
@@ -117,13 +118,79 @@ pub(crate) struct TokenRequest<'a> {
     pub params: Vec<(&'static str, String)>,
     /// The scopes asked for: recorded when the server does not say what it granted.
     pub scopes: &'a [String],
+    /// Ask for a DPoP-bound token: a proof goes with the request (RFC 9449 §5).
+    pub dpop: Option<&'a DpopState>,
 }
 
 impl TokenRequest<'_> {
-    /// Send it; a refusal is [`AuthError::Refused`] with the server's error code.
+    /// Send it; a refusal is [`AuthError::Refused`] with the server's error code. With
+    /// DPoP, a `use_dpop_nonce` refusal is retried once with the server's nonce.
     pub(crate) async fn send(self, client: &HttpClient) -> Result<StoredTokens, AuthError> {
-        let mut form: Vec<(&str, String)> = self.params;
-        let mut headers: Vec<(&str, String)> = Vec::new();
+        let key = self.dpop.map(DpopState::key).transpose()?;
+        let mut retried = false;
+        let answer = loop {
+            let (headers, form) = self.encode(key.as_deref())?;
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            let form: Vec<(&str, &str)> = form.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            let answer = net::post_form(client, self.endpoint, &headers, &form).await?;
+            if let (Some(dpop), Some(nonce)) = (self.dpop, answer.dpop_nonce.as_deref()) {
+                // Kept whatever the status: a server may rotate it on success too.
+                dpop.set_as_nonce(nonce);
+                if !retried && answer.status == 400 && error_code(&answer) == Some(USE_DPOP_NONCE) {
+                    tracing::debug!("the token endpoint wants a DPoP nonce: retrying once");
+                    retried = true;
+                    continue;
+                }
+            }
+            break answer;
+        };
+        if !answer.ok() {
+            return Err(refusal(&answer, "the token endpoint refused the request"));
+        }
+        let response: TokenResponse =
+            serde_json::from_slice(&answer.body).map_err(|_| AuthError::Refused {
+                error: "invalid_response".to_owned(),
+                description: Some("the token response is not valid JSON".to_owned()),
+            })?;
+        let dpop_bound = match response.token_type.as_deref() {
+            None => false,
+            Some(kind) if kind.eq_ignore_ascii_case("bearer") => false,
+            Some(kind) if kind.eq_ignore_ascii_case(DPOP_TOKEN_TYPE) && key.is_some() => true,
+            Some(kind) => {
+                return Err(AuthError::Refused {
+                    error: "unsupported_token_type".to_owned(),
+                    description: Some(format!(
+                        "token_type {kind:?} (Bearer, or DPoP when DPoP is on)"
+                    )),
+                });
+            }
+        };
+        let mut tokens = StoredTokens::new(self.issuer, response.access_token);
+        if let (true, Some(key)) = (dpop_bound, &key) {
+            tracing::debug!(jkt = key.thumbprint(), "the token is DPoP-bound");
+            tokens.token_type = Some(DPOP_TOKEN_TYPE.to_owned());
+            tokens.dpop_key = Some(key.pkcs8().clone());
+        }
+        tokens.refresh_token = response.refresh_token;
+        tokens.expires_at = response
+            .expires_in
+            .map(|s| now_secs().saturating_add(Duration::from_secs(s).as_secs()));
+        tokens.scopes = match response.scope {
+            Some(scope) => crate::challenge::split_scopes(Some(&scope)),
+            None => self.scopes.to_vec(),
+        };
+        Ok(tokens)
+    }
+
+    /// The headers and form of one attempt (a fresh assertion and proof each time).
+    #[allow(clippy::type_complexity)]
+    fn encode(
+        &self,
+        dpop: Option<&DpopKey>,
+    ) -> Result<(Vec<(&'static str, String)>, Vec<(&'static str, String)>), AuthError> {
+        let mut form = self.params.clone();
+        let mut headers: Vec<(&'static str, String)> = Vec::new();
         let id = &self.client.client_id;
         match self.method {
             TokenAuthMethod::ClientSecretBasic => {
@@ -157,44 +224,37 @@ impl TokenRequest<'_> {
             }
             TokenAuthMethod::None => form.push(("client_id", id.clone())),
         }
-        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        let form: Vec<(&str, &str)> = form.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        let answer = net::post_form(client, self.endpoint, &headers, &form).await?;
-        if !answer.ok() {
-            let refused = serde_json::from_slice::<ErrorResponse>(&answer.body).ok();
-            return Err(match refused {
-                Some(e) => AuthError::Refused {
-                    error: e.error,
-                    description: e.error_description,
-                },
-                None => AuthError::Refused {
-                    error: format!("HTTP {}", answer.status),
-                    description: Some("the token endpoint refused the request".to_owned()),
-                },
-            });
+        if let (Some(key), Some(state)) = (dpop, self.dpop) {
+            let nonce = state.as_nonce();
+            let proof = key.proof("POST", self.endpoint, None, nonce.as_deref())?;
+            headers.push(("dpop", proof.expose().to_owned()));
         }
-        let response: TokenResponse =
-            serde_json::from_slice(&answer.body).map_err(|_| AuthError::Refused {
-                error: "invalid_response".to_owned(),
-                description: Some("the token response is not valid JSON".to_owned()),
-            })?;
-        if let Some(kind) = &response.token_type
-            && !kind.eq_ignore_ascii_case("bearer")
-        {
-            return Err(AuthError::Refused {
-                error: "unsupported_token_type".to_owned(),
-                description: Some(format!("token_type {kind:?} (only Bearer)")),
-            });
-        }
-        let mut tokens = StoredTokens::new(self.issuer, response.access_token);
-        tokens.refresh_token = response.refresh_token;
-        tokens.expires_at = response
-            .expires_in
-            .map(|s| now_secs().saturating_add(Duration::from_secs(s).as_secs()));
-        tokens.scopes = match response.scope {
-            Some(scope) => crate::challenge::split_scopes(Some(&scope)),
-            None => self.scopes.to_vec(),
-        };
-        Ok(tokens)
+        Ok((headers, form))
+    }
+}
+
+/// The OAuth `error` code of a refusal, when its body has one.
+fn error_code(answer: &net::Answer) -> Option<&str> {
+    #[derive(Deserialize)]
+    struct Code<'a> {
+        error: &'a str,
+    }
+    serde_json::from_slice::<Code<'_>>(&answer.body)
+        .ok()
+        .map(|c| c.error)
+}
+
+/// The refusal `answer` (not 2xx) as [`AuthError::Refused`]: the server's `error` and
+/// `error_description`, else its status and `otherwise`.
+pub(crate) fn refusal(answer: &net::Answer, otherwise: &str) -> AuthError {
+    match serde_json::from_slice::<ErrorResponse>(&answer.body) {
+        Ok(e) => AuthError::Refused {
+            error: e.error,
+            description: e.error_description,
+        },
+        Err(_) => AuthError::Refused {
+            error: format!("HTTP {}", answer.status),
+            description: Some(otherwise.to_owned()),
+        },
     }
 }

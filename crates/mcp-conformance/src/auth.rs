@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use mcp_client::oauth::{
-    Grant, HeadlessVisitor, HttpClient, HttpClientOptions, OAuthConfig, OAuthProvider, Secret,
+    Assertion, DpopMode, EnterpriseConfig, Grant, HeadlessVisitor, HttpClient, HttpClientOptions,
+    OAuthConfig, OAuthProvider, Secret,
 };
 use serde_json::Value;
 
@@ -31,6 +32,29 @@ pub(crate) async fn provider(name: &str, url: &str) -> Result<Arc<OAuthProvider>
     config.client_metadata_url = CLIENT_METADATA_URL.parse().ok();
     if name.starts_with("auth/client-credentials-") {
         config.grant = Grant::ClientCredentials;
+    }
+    // DPoP when the authorization server offers it (`auth/dpop*`; the others do not).
+    config.dpop = DpopMode::IfSupported;
+    // Workload identity (`auth/wif-jwt-bearer`): the workload's JWT in the JWT bearer grant.
+    if let Some(jwt) = text("valid_jwt") {
+        config.grant = Grant::JwtBearer;
+        config.assertion = Some(Assertion::Value(Secret::new(jwt)));
+    }
+    // Enterprise-managed authorization (`auth/enterprise-managed-authorization`,
+    // `auth/cross-app-access-complete-flow`): the ID token exchanged at the identity
+    // provider for an ID-JAG, then the JWT bearer grant.
+    if let (Some(endpoint), Some(idp_client), Some(id_token)) = (
+        text("idp_token_endpoint"),
+        text("idp_client_id"),
+        text("idp_id_token"),
+    ) {
+        let endpoint = endpoint.parse().map_err(|e| setup(&e))?;
+        config.grant = Grant::EnterpriseManaged;
+        config.enterprise = Some(EnterpriseConfig::new(
+            endpoint,
+            idp_client,
+            Assertion::Value(Secret::new(id_token)),
+        ));
     }
     let http = HttpClient::new_async(&HttpClientOptions::new())
         .await

@@ -22,6 +22,12 @@ pub struct AuthFailure<'a> {
     /// with its current credentials, so that concurrent refusals of one stale token share
     /// one refresh.
     pub authorization: Option<&'a str>,
+    /// The response's `DPoP-Nonce` header (RFC 9449 §9), when it sent one: a DPoP client
+    /// retries with a proof carrying it.
+    pub dpop_nonce: Option<&'a str>,
+    /// The `DPoP` proof the refused request carried, if any: a hook tells from its `nonce`
+    /// whether the server refused the very nonce it asked for (then retrying is useless).
+    pub dpop_proof: Option<&'a str>,
 }
 
 impl<'a> AuthFailure<'a> {
@@ -36,7 +42,39 @@ impl<'a> AuthFailure<'a> {
             status,
             www_authenticate,
             authorization,
+            dpop_nonce: None,
+            dpop_proof: None,
         }
+    }
+
+    /// The same refusal, with the response's `DPoP-Nonce` header.
+    pub fn with_dpop_nonce(mut self, nonce: Option<&'a str>) -> Self {
+        self.dpop_nonce = nonce;
+        self
+    }
+
+    /// The same refusal, with the `DPoP` proof the request carried.
+    pub fn with_dpop_proof(mut self, proof: Option<&'a str>) -> Self {
+        self.dpop_proof = proof;
+        self
+    }
+}
+
+/// The request about to be sent, for [`AuthHook::headers_for`]: credentials that sign the
+/// request (a DPoP proof, RFC 9449, names its method and URL) need it.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct AuthRequest<'a> {
+    /// The HTTP method.
+    pub method: &'a http::Method,
+    /// The URL the request goes to (after any redirect).
+    pub url: &'a url::Url,
+}
+
+impl<'a> AuthRequest<'a> {
+    /// The request with `method` to `url`.
+    pub fn new(method: &'a http::Method, url: &'a url::Url) -> Self {
+        Self { method, url }
     }
 }
 
@@ -46,6 +84,8 @@ impl fmt::Debug for AuthFailure<'_> {
             .field("status", &self.status)
             .field("www_authenticate", &self.www_authenticate)
             .field("authorization", &self.authorization.map(|_| "<redacted>"))
+            .field("dpop_nonce", &self.dpop_nonce)
+            .field("dpop_proof", &self.dpop_proof.map(|_| "<redacted>"))
             .finish()
     }
 }
@@ -108,6 +148,17 @@ pub trait AuthHook: Send + Sync + 'static {
     /// the configured headers of the same names from then on. The default has none.
     fn headers(&self) -> BoxFuture<'_, Result<Option<AuthHeaders>, Error>> {
         Box::pin(async { Ok(None) })
+    }
+
+    /// Headers for `request`, asked right before it is sent (and before each retry and
+    /// redirect). A hook whose credentials sign the request itself (a DPoP proof names the
+    /// method and URL) implements this one. The default asks [`headers`](Self::headers).
+    fn headers_for<'a>(
+        &'a self,
+        request: AuthRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, Error>> {
+        let _ = request;
+        self.headers()
     }
 
     /// How many times one request may be retried after a refusal with new headers from

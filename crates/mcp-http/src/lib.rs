@@ -12,7 +12,7 @@
 //! | `response_body.rs` | [`ResponseBody`]: a response body that gives its pooled connection back at its end |
 //! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Http`](mcp_jsonrpc::Error::Http) |
 //! | `headers.rs` | [`CustomHeaders`], [`RedactedHeaders`], [`same_origin`], [`origin`], [`shown`]: configured headers, redacted, kept on their origin |
-//! | `auth.rs` | [`AuthHook`], [`AuthFailure`]: credentials on every request, fresh ones after a 401/403 |
+//! | `auth.rs` | [`AuthHook`], [`AuthFailure`], [`AuthRequest`]: credentials on every request, fresh ones after a 401/403 |
 //! | `sender.rs` | [`HttpSender`]: one server's headers, the auth hook's single retry, same-origin redirects; both transports send through it |
 //! | `sse_stream.rs` | [`SseStream`]: a `text/event-stream` body read event by event through [`SseParser`](mcp_jsonrpc::SseParser) |
 //! | `call_mcp.rs` | [`call_mcp`]: one JSON-RPC request over one POST, without a transport |
@@ -49,7 +49,7 @@ mod test_io;
 mod test_server;
 mod tls;
 
-pub use auth::{AuthFailure, AuthHeaders, AuthHook};
+pub use auth::{AuthFailure, AuthHeaders, AuthHook, AuthRequest};
 pub use body::{
     ERROR_BODY_LIMIT, drain_body, header_str, http_error, read_body_bounded, read_body_prefix,
 };

@@ -15,7 +15,8 @@ use url::Url;
 
 use crate::sync::lock;
 use crate::{
-    AuthFailure, AuthHook, CustomHeaders, HttpClient, ResponseBody, drain_body, header_str,
+    AuthFailure, AuthHook, AuthRequest, CustomHeaders, HttpClient, ResponseBody, drain_body,
+    header_str,
 };
 use crate::{origin, same_origin};
 
@@ -86,7 +87,8 @@ impl HttpSender {
     /// configured origin.
     ///
     /// - **Before each request** the auth hook (if any) is asked for its current headers
-    ///   ([`AuthHook::headers`]); they replace the configured ones of the same names.
+    ///   for that request ([`AuthHook::headers_for`]: its method and URL); they replace the
+    ///   configured ones of the same names.
     /// - **401/403**: the auth hook (if any) is asked, at most [`AuthHook::max_retries`]
     ///   times per call (once by default); when it returns headers, they replace the
     ///   configured ones of the same names (for this and every later request) and the
@@ -112,22 +114,27 @@ impl HttpSender {
         let mut retries = 0;
         let mut redirects = 0;
         loop {
+            let mut request = build(&uri)?;
             if let Some(hook) = &self.auth
-                && let Some(current) = hook.headers().await?
+                && let Some(current) = hook
+                    .headers_for(AuthRequest::new(request.method(), &url))
+                    .await?
             {
                 let current = CustomHeaders::new(&current)?;
                 lock(&self.headers).merge(&current);
             }
-            let mut request = build(&uri)?;
             self.apply_headers(&url, request.headers_mut());
             // What the request carried, so the hook can tell a stale token from a fresh one
             // (copied only when there is a hook to tell).
-            let sent_authorization = self
-                .auth
-                .as_ref()
-                .and_then(|_| request.headers().get(http::header::AUTHORIZATION))
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned);
+            let sent = |name| {
+                self.auth
+                    .as_ref()
+                    .and_then(|_| request.headers().get(name))
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let sent_authorization = sent(http::header::AUTHORIZATION.as_str());
+            let sent_dpop = sent("dpop");
             let response = self.client.send(request).await?;
             seen(&response);
             let status = response.status();
@@ -154,11 +161,14 @@ impl HttpSender {
                 && retries < hook.max_retries()
             {
                 let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+                let nonce = header_str(&response, "dpop-nonce").map(str::to_owned);
                 let failure = AuthFailure::new(
                     status.as_u16(),
                     challenge.as_deref(),
                     sent_authorization.as_deref(),
-                );
+                )
+                .with_dpop_nonce(nonce.as_deref())
+                .with_dpop_proof(sent_dpop.as_deref());
                 let fresh = hook.on_auth_failure(failure).await?;
                 if let Some(fresh) = fresh {
                     let fresh = CustomHeaders::new(&fresh)?;
@@ -578,6 +588,72 @@ mod tests {
             "{err:?}"
         );
         assert_eq!(server.heads().len(), 1);
+    }
+
+    /// A hook that signs each request (as DPoP does): it records what it was asked for and
+    /// the nonce of each refusal.
+    #[derive(Default)]
+    struct Signing {
+        asked: Mutex<Vec<(String, String)>>,
+        nonces: Mutex<Vec<Option<String>>>,
+        proofs: Mutex<Vec<Option<String>>>,
+    }
+
+    impl AuthHook for Signing {
+        fn on_auth_error<'a>(
+            &'a self,
+            _status: u16,
+            _challenge: Option<&'a str>,
+        ) -> BoxFuture<'a, Option<Vec<(String, String)>>> {
+            unreachable!("on_auth_failure is implemented")
+        }
+
+        fn on_auth_failure<'a>(
+            &'a self,
+            failure: AuthFailure<'a>,
+        ) -> BoxFuture<'a, Result<Option<Vec<(String, String)>>, Error>> {
+            lock(&self.nonces).push(failure.dpop_nonce.map(str::to_owned));
+            lock(&self.proofs).push(failure.dpop_proof.map(str::to_owned));
+            Box::pin(async { Ok(Some(vec![("Authorization".into(), "Bearer fresh".into())])) })
+        }
+
+        fn headers_for<'a>(
+            &'a self,
+            request: AuthRequest<'a>,
+        ) -> BoxFuture<'a, Result<Option<Vec<(String, String)>>, Error>> {
+            let mut asked = lock(&self.asked);
+            asked.push((request.method.to_string(), request.url.to_string()));
+            let proof = format!("proof-{}", asked.len());
+            Box::pin(async move { Ok(Some(vec![("DPoP".into(), proof)])) })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_signing_hook_is_asked_per_request_with_its_method_and_url() {
+        let server = TestServer::start(1);
+        let h = Arc::new(Signing::default());
+        let client = HttpClient::new(&HttpClientOptions {
+            proxy: ProxyMode::Direct,
+            ..HttpClientOptions::default()
+        })
+        .unwrap();
+        let configured = Url::parse(&server.url("/mcp")).unwrap();
+        let hook = Arc::clone(&h) as Arc<dyn AuthHook>;
+        let s = HttpSender::new(client, &configured, &[], Some(hook)).unwrap();
+        let url = server.url("/auth");
+        assert_eq!(post(&s, &url).await.unwrap().0, 200);
+        // Asked before the first try and again before the retry, each time for this request.
+        let expected = ("POST".to_owned(), url.clone());
+        assert_eq!(*lock(&h.asked), [expected.clone(), expected]);
+        // The refusal's DPoP-Nonce reached the hook.
+        assert_eq!(*lock(&h.nonces), [Some("n-1".to_owned())]);
+        // ... with the proof the refused request carried.
+        assert_eq!(*lock(&h.proofs), [Some("proof-1".to_owned())]);
+        let failure = AuthFailure::new(401, None, None).with_dpop_proof(Some("proof-SECRET"));
+        assert!(!format!("{failure:?}").contains("SECRET"));
+        let heads = lower(&server.heads());
+        assert!(heads[0].contains("\r\ndpop: proof-1\r\n"), "{}", heads[0]);
+        assert!(heads[1].contains("\r\ndpop: proof-2\r\n"), "{}", heads[1]);
     }
 
     #[tokio::test]

@@ -12,7 +12,7 @@
 //! - `/redirect?status=S&to=LOCATION`: status `S` with that `Location` (the rest of the
 //!   query after `to=`, taken as is; without `to=`, the request's own target);
 //! - `/auth`: `200 ok` when the request carries `Authorization: Bearer fresh`, else `401`
-//!   with a `WWW-Authenticate` challenge;
+//!   with a `WWW-Authenticate` challenge and a `DPoP-Nonce` (`n-1`);
 //! - anything else: `200 ok`.
 
 use std::net::SocketAddr;
@@ -160,7 +160,7 @@ async fn serve(mut stream: TcpStream, shared: Arc<Shared>) {
                 }
             }
             "/auth" if !authorized => {
-                let reply = b"HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer realm=\"t\"\r\ncontent-length: 4\r\n\r\nnope";
+                let reply = b"HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer realm=\"t\"\r\ndpop-nonce: n-1\r\ncontent-length: 4\r\n\r\nnope";
                 if stream.write_all(reply).await.is_err() {
                     return;
                 }

@@ -31,6 +31,13 @@ pub struct StoredTokens {
     /// The scopes granted (or asked for, when the server did not say).
     #[serde(default)]
     pub scopes: Vec<String>,
+    /// The token type when it is not `Bearer`: `DPoP` for a DPoP-bound token (RFC 9449).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_type: Option<String>,
+    /// The private key a DPoP-bound token is bound to (PKCS#8, base64url): kept with the
+    /// token, which is useless without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_key: Option<Secret>,
 }
 
 impl StoredTokens {
@@ -42,7 +49,16 @@ impl StoredTokens {
             refresh_token: None,
             expires_at: None,
             scopes: Vec::new(),
+            token_type: None,
+            dpop_key: None,
         }
+    }
+
+    /// Whether the token is DPoP-bound (sent as `Authorization: DPoP` with a proof).
+    pub fn is_dpop(&self) -> bool {
+        self.token_type
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case(crate::dpop::DPOP_TOKEN_TYPE))
     }
 
     /// Whether the access token expires within `margin` from now (never, without an

@@ -371,6 +371,8 @@ impl EntryParser<'_> {
                     settings.grant = oauth::parse_grant(&grant).map_err(invalid)?;
                 }
                 "privateKeyFile" => settings.private_key_file = Some(PathBuf::from(text()?)),
+                "assertionFile" => settings.assertion_file = Some(PathBuf::from(text()?)),
+                "dpop" => settings.dpop = self.member(&field, raw, false)?,
                 _ => {
                     return Err(invalid(format!(
                         "unknown member; expected one of {}",
@@ -387,6 +389,15 @@ impl EntryParser<'_> {
                 Some(format!("{key}.grant")),
                 object_position,
                 "\"client_credentials\" needs clientId and clientSecret or privateKeyFile".into(),
+            ));
+        }
+        if settings.grant == oauth::OAuthGrant::JwtBearer
+            && (settings.client_id.is_none() || settings.assertion_file.is_none())
+        {
+            return Err(self.error(
+                Some(format!("{key}.grant")),
+                object_position,
+                "\"jwt_bearer\" needs clientId and assertionFile".into(),
             ));
         }
         Ok(settings)

@@ -2,7 +2,7 @@
 //!
 //! Field names follow Claude Code's where it has one (`clientId`, `callbackPort`,
 //! `authServerMetadataUrl`, `scopes`); the others are ours (`clientSecret`,
-//! `clientMetadataUrl`, `grant`, `privateKeyFile`). String values take `${VAR}` references
+//! `clientMetadataUrl`, `grant`, `privateKeyFile`, `assertionFile`, `dpop`). String values take `${VAR}` references
 //! like the rest of the file, expanded by [`OAuthSettings::resolve`] when connecting.
 //! See docs/oauth.md.
 
@@ -23,6 +23,9 @@ pub enum OAuthGrant {
     /// The client credentials grant: machine to machine, with `clientSecret` or
     /// `privateKeyFile` (`"client_credentials"`).
     ClientCredentials,
+    /// The JWT bearer grant with the workload's identity token read from `assertionFile`
+    /// (workload identity federation; `"jwt_bearer"`).
+    JwtBearer,
 }
 
 impl OAuthGrant {
@@ -31,6 +34,7 @@ impl OAuthGrant {
         match self {
             Self::AuthorizationCode => "authorization_code",
             Self::ClientCredentials => "client_credentials",
+            Self::JwtBearer => "jwt_bearer",
         }
     }
 }
@@ -55,10 +59,16 @@ pub struct OAuthSettings {
     /// `clientMetadataUrl`: a client ID metadata document (an `https` URL) used as the
     /// client id where the authorization server supports it.
     pub client_metadata_url: Option<String>,
-    /// `grant`: `"authorization_code"` (default) or `"client_credentials"`.
+    /// `grant`: `"authorization_code"` (default), `"client_credentials"` or `"jwt_bearer"`.
     pub grant: OAuthGrant,
     /// `privateKeyFile`: a PEM private key for `private_key_jwt` client authentication.
     pub private_key_file: Option<PathBuf>,
+    /// `assertionFile`: the file holding the workload's JWT for `"jwt_bearer"` (read again
+    /// at every grant: platforms rotate it).
+    pub assertion_file: Option<PathBuf>,
+    /// `dpop`: ask for DPoP-bound tokens (RFC 9449) where the authorization server offers
+    /// them.
+    pub dpop: bool,
 }
 
 impl fmt::Debug for OAuthSettings {
@@ -75,12 +85,14 @@ impl fmt::Debug for OAuthSettings {
             .field("client_metadata_url", &self.client_metadata_url)
             .field("grant", &self.grant)
             .field("private_key_file", &self.private_key_file)
+            .field("assertion_file", &self.assertion_file)
+            .field("dpop", &self.dpop)
             .finish()
     }
 }
 
 /// The members an `oauth` object may have.
-pub(super) const MEMBERS: [&str; 8] = [
+pub(super) const MEMBERS: [&str; 10] = [
     "clientId",
     "clientSecret",
     "callbackPort",
@@ -89,6 +101,8 @@ pub(super) const MEMBERS: [&str; 8] = [
     "clientMetadataUrl",
     "grant",
     "privateKeyFile",
+    "assertionFile",
+    "dpop",
 ];
 
 impl OAuthSettings {
@@ -145,12 +159,17 @@ impl OAuthSettings {
                 }
             }
         }
-        if let Some(path) = out.private_key_file.as_mut()
-            && let Some(text) = path.to_str()
-        {
-            let mut text = text.to_owned();
-            expand_one(&mut text, "privateKeyFile")?;
-            *path = PathBuf::from(text);
+        for (member, path) in [
+            ("privateKeyFile", out.private_key_file.as_mut()),
+            ("assertionFile", out.assertion_file.as_mut()),
+        ] {
+            if let Some(path) = path
+                && let Some(text) = path.to_str()
+            {
+                let mut text = text.to_owned();
+                expand_one(&mut text, member)?;
+                *path = PathBuf::from(text);
+            }
         }
         Ok(out)
     }
@@ -177,6 +196,9 @@ pub(super) fn parse_grant(grant: &str) -> Result<OAuthGrant, String> {
     match grant {
         "authorization_code" => Ok(OAuthGrant::AuthorizationCode),
         "client_credentials" => Ok(OAuthGrant::ClientCredentials),
-        _ => Err("expected \"authorization_code\" or \"client_credentials\"".to_owned()),
+        "jwt_bearer" => Ok(OAuthGrant::JwtBearer),
+        _ => Err(
+            "expected \"authorization_code\", \"client_credentials\" or \"jwt_bearer\"".to_owned(),
+        ),
     }
 }

@@ -70,6 +70,33 @@ fn client_credentials_need_a_client_and_a_credential() {
 }
 
 #[test]
+fn the_jwt_bearer_grant_needs_a_client_and_its_token_file_and_dpop_is_a_flag() {
+    let config = parse(
+        r#"{"mcpServers": {
+            "ok": {"url": "https://e.example/mcp", "oauth": {"grant": "jwt_bearer", "clientId": "w", "assertionFile": "${TOKEN_DIR}/token", "dpop": true}},
+            "bare": {"url": "https://e.example/mcp", "oauth": {"grant": "jwt_bearer", "clientId": "w"}},
+            "flag": {"url": "https://e.example/mcp", "oauth": {"dpop": "yes"}}
+        }}"#,
+    );
+    let ok = config.servers()["ok"].oauth.as_ref().unwrap();
+    assert_eq!(ok.grant, OAuthGrant::JwtBearer);
+    assert!(ok.dpop);
+    let env = |name: &str| (name == "TOKEN_DIR").then(|| "/var/run/secrets".to_owned());
+    let resolved = config.servers()["ok"].resolve_oauth(&env).unwrap().unwrap();
+    assert_eq!(
+        resolved.assertion_file.as_deref(),
+        Some(std::path::Path::new("/var/run/secrets/token"))
+    );
+    let err = config.error_for("bare").unwrap().to_string();
+    assert!(
+        err.contains("oauth.grant") && err.contains("clientId and assertionFile"),
+        "{err}"
+    );
+    let err = config.error_for("flag").unwrap().to_string();
+    assert!(err.contains("oauth.dpop"), "{err}");
+}
+
+#[test]
 fn mistakes_are_typed_and_placed_and_hide_the_secret() {
     let text = r#"{"mcpServers": {
   "port": {"url": "https://e.example/mcp", "oauth": {"callbackPort": "8080"}},

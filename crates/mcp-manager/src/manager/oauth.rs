@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use mcp_client::ServerConfig;
 use mcp_client::oauth::{
-    AuthState, AuthorizationVisitor, FileTokenStore, Grant, MemoryTokenStore, OAuthConfig,
-    OAuthProvider, Secret, TokenStore,
+    Assertion, AuthState, AuthorizationVisitor, DpopMode, FileTokenStore, Grant, MemoryTokenStore,
+    OAuthConfig, OAuthProvider, Secret, TokenStore,
 };
 use mcp_http::{HttpClient, HttpClientOptions};
 
@@ -75,9 +75,14 @@ pub(crate) fn oauth_config(settings: Option<&OAuthSettings>) -> OAuthConfig {
         .and_then(|u| u.parse().ok());
     config.grant = match s.grant {
         OAuthGrant::ClientCredentials => Grant::ClientCredentials,
+        OAuthGrant::JwtBearer => Grant::JwtBearer,
         _ => Grant::AuthorizationCode,
     };
     config.private_key_file.clone_from(&s.private_key_file);
+    config.assertion = s.assertion_file.clone().map(Assertion::File);
+    if s.dpop {
+        config.dpop = DpopMode::IfSupported;
+    }
     config
 }
 
@@ -228,4 +233,28 @@ impl McpManager {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_jwt_bearer_grant_and_dpop_reach_the_library_config() {
+        let settings = OAuthSettings {
+            grant: OAuthGrant::JwtBearer,
+            client_id: Some("w".to_owned()),
+            assertion_file: Some("/var/run/token".into()),
+            dpop: true,
+            ..OAuthSettings::default()
+        };
+        let config = oauth_config(Some(&settings));
+        assert_eq!(config.grant, Grant::JwtBearer);
+        assert_eq!(
+            config.assertion,
+            Some(Assertion::File("/var/run/token".into()))
+        );
+        assert_eq!(config.dpop, DpopMode::IfSupported);
+        assert_eq!(oauth_config(None).dpop, DpopMode::Off);
+    }
 }
