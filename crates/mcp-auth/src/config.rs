@@ -1,6 +1,7 @@
 //! [`OAuthConfig`]: what the user configures for one server's OAuth.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -56,6 +57,14 @@ pub struct OAuthConfig {
     /// How many `insufficient_scope` step-ups one request may cause (default 2: with the
     /// first authorization, at most three authorizations per request).
     pub max_step_ups: u32,
+    /// How many step-ups this server may cause within [`step_up_window`](Self::step_up_window),
+    /// across requests (default 5); more fail with [`AuthError::StepUpLimit`](crate::AuthError::StepUpLimit).
+    /// Independently, a step-up never asks again for scopes a step-up already obtained
+    /// and the server still refused ([`AuthError::StepUpRefused`](crate::AuthError::StepUpRefused)).
+    pub max_step_ups_per_window: u32,
+    /// The window of [`max_step_ups_per_window`](Self::max_step_ups_per_window) (default
+    /// ten minutes).
+    pub step_up_window: Duration,
 }
 
 impl Default for OAuthConfig {
@@ -74,6 +83,8 @@ impl Default for OAuthConfig {
             signing_algorithm: None,
             client_name: "mcp-rs".to_owned(),
             max_step_ups: 2,
+            max_step_ups_per_window: 5,
+            step_up_window: crate::step_up::DEFAULT_WINDOW,
         }
     }
 }

@@ -50,6 +50,7 @@ mod pkce;
 mod provider;
 mod registration;
 mod secret;
+mod step_up;
 mod store;
 mod token;
 mod visitor;

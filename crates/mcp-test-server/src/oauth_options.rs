@@ -43,6 +43,12 @@ pub struct OAuthOptions {
     )]
     pub oauth_step_up_scope: String,
 
+    /// OAuth, misbehaving: `--oauth-step-up-tool` is refused with 403 `insufficient_scope`
+    /// even when the token holds the step-up scope (a client must not authorize again on
+    /// every request).
+    #[arg(long, requires = "oauth_step_up_tool")]
+    pub oauth_step_up_never: bool,
+
     /// OAuth: no dynamic client registration (no `registration_endpoint`, `/register` is 404).
     #[arg(long, requires = "oauth")]
     pub oauth_no_dcr: bool,
@@ -70,6 +76,7 @@ impl Default for OAuthOptions {
             oauth_scopes: "mcp:read mcp:write".to_owned(),
             oauth_step_up_tool: None,
             oauth_step_up_scope: "mcp:admin".to_owned(),
+            oauth_step_up_never: false,
             oauth_no_dcr: false,
             oauth_cimd: false,
             oauth_no_refresh: false,

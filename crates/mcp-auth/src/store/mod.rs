@@ -31,6 +31,11 @@ pub struct StoredTokens {
     /// The scopes granted (or asked for, when the server did not say).
     #[serde(default)]
     pub scopes: Vec<String>,
+    /// When these tokens come from an `insufficient_scope` step-up (or a refresh of such
+    /// tokens): the scopes that step-up asked for. A new step-up for no more than these is
+    /// refused (the server already refused them once granted; see `AuthError::StepUpRefused`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_up_scopes: Option<Vec<String>>,
 }
 
 impl StoredTokens {
@@ -42,6 +47,7 @@ impl StoredTokens {
             refresh_token: None,
             expires_at: None,
             scopes: Vec::new(),
+            step_up_scopes: None,
         }
     }
 

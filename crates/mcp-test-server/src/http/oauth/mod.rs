@@ -95,7 +95,7 @@ impl OAuth {
         }
         let granted = self.store.access(bearer(headers)?)?.scopes;
         let needed = &self.options.oauth_step_up_scope;
-        if granted.iter().any(|s| s == needed) {
+        if granted.iter().any(|s| s == needed) && !self.options.oauth_step_up_never {
             return None;
         }
         // RFC 6750 §3.1: name every scope the call needs, the ones held included.
