@@ -53,8 +53,10 @@ pub struct OAuthOptions {
     #[arg(long, requires = "oauth")]
     pub oauth_no_dcr: bool,
 
-    /// OAuth: advertise client ID metadata documents and accept an `https://` client id
-    /// (the document is not fetched; its redirect URI must be on loopback).
+    /// OAuth: advertise client ID metadata documents; a URL-shaped client id is fetched
+    /// and checked (`client_id` equal to the URL, the redirect URI among its
+    /// `redirect_uris`). Test mode: documents are fetched from `http://` loopback URLs only
+    /// (no TLS client here); an `https://` client id is refused.
     #[arg(long, requires = "oauth")]
     pub oauth_cimd: bool,
 
