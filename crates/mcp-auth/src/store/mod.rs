@@ -1,12 +1,16 @@
 //! [`TokenStore`]: where tokens (per server) and registered clients (per issuer) are kept.
 //! [`MemoryTokenStore`] keeps them for the life of the process; [`FileTokenStore`] in
-//! private files.
+//! private files; `KeyringTokenStore` (feature `keyring`) in the OS keyring.
 
 mod file;
 mod memory;
+#[cfg(feature = "keyring")]
+mod os_keyring;
 
 pub use file::FileTokenStore;
 pub use memory::MemoryTokenStore;
+#[cfg(feature = "keyring")]
+pub use os_keyring::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
