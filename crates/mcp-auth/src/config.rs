@@ -1,6 +1,7 @@
 //! [`OAuthConfig`]: what the user configures for one server's OAuth.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -81,6 +82,14 @@ pub struct OAuthConfig {
     pub assertion: Option<Assertion>,
     /// The enterprise identity provider for [`Grant::EnterpriseManaged`].
     pub enterprise: Option<EnterpriseConfig>,
+    /// How many step-ups this server may cause within [`step_up_window`](Self::step_up_window),
+    /// across requests (default 5); more fail with [`AuthError::StepUpLimit`](crate::AuthError::StepUpLimit).
+    /// Independently, a step-up never asks again for scopes a step-up already obtained
+    /// and the server still refused ([`AuthError::StepUpRefused`](crate::AuthError::StepUpRefused)).
+    pub max_step_ups_per_window: u32,
+    /// The window of [`max_step_ups_per_window`](Self::max_step_ups_per_window) (default
+    /// ten minutes).
+    pub step_up_window: Duration,
 }
 
 impl Default for OAuthConfig {
@@ -102,6 +111,8 @@ impl Default for OAuthConfig {
             dpop: DpopMode::Off,
             assertion: None,
             enterprise: None,
+            max_step_ups_per_window: 5,
+            step_up_window: crate::step_up::DEFAULT_WINDOW,
         }
     }
 }

@@ -24,7 +24,7 @@
 //! - [`AuthorizationVisitor`]: [`LoopbackVisitor`] (browser + one-shot 127.0.0.1
 //!   listener) and [`HeadlessVisitor`] (follows the redirects itself).
 //! - [`TokenStore`]: [`MemoryTokenStore`], [`FileTokenStore`] (0700 directory, 0600 files,
-//!   atomic replace).
+//!   atomic replace), `KeyringTokenStore` (feature `keyring`: the OS keyring).
 //! - [`Secret`]: tokens, codes, verifiers, client secrets and keys never show in `Debug`.
 //!
 //! ```no_run
@@ -57,6 +57,7 @@ mod pkce;
 mod provider;
 mod registration;
 mod secret;
+mod step_up;
 mod store;
 mod token;
 mod visitor;
@@ -71,6 +72,8 @@ pub use error::AuthError;
 pub use mcp_http::{HttpClient, HttpClientOptions};
 pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
+#[cfg(feature = "keyring")]
+pub use store::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
 pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};
 pub use token::TokenAuthMethod;
 pub use visitor::{

@@ -12,6 +12,7 @@ use crate::discovery::{self, Discovery};
 use crate::dpop::{DpopState, proof_nonce};
 use crate::flow::Flow;
 use crate::jwt::SigningKey;
+use crate::step_up::StepUps;
 use crate::store::{MemoryTokenStore, StoredTokens, TokenStore};
 use crate::visitor::AuthorizationVisitor;
 use crate::{AuthError, Grant, OAuthConfig};
@@ -40,6 +41,8 @@ struct Session {
     loaded: bool,
     tokens: Option<StoredTokens>,
     discovery: Option<Discovery>,
+    /// The step-ups made recently (bounded across requests, see `step_up`).
+    step_ups: StepUps,
 }
 
 /// The OAuth 2.1 client of one MCP server. Give it to the HTTP transport as its auth hook
@@ -140,8 +143,15 @@ impl OAuthProvider {
         visitor: Option<&dyn AuthorizationVisitor>,
     ) -> Result<(), AuthError> {
         let mut session = self.session.lock().await;
+        // A person asked: the step-up bounds start afresh.
+        session.step_ups.clear();
         let result = self
-            .authorize(&mut session, None, &[], visitor.or(self.visitor.as_deref()))
+            .authorize(
+                &mut session,
+                None,
+                None,
+                visitor.or(self.visitor.as_deref()),
+            )
             .await;
         self.settle(&result);
         result.map(|_| ())
@@ -200,18 +210,29 @@ impl OAuthProvider {
     }
 
     /// Discover (again: the resource may have moved to another authorization server),
-    /// pick scopes, run the grant, store the tokens.
+    /// pick scopes, run the grant, store the tokens. `step_up_from`: this is an
+    /// `insufficient_scope` step-up from these (refused) tokens; it must pass the step-up
+    /// bounds first.
     async fn authorize(
         &self,
         session: &mut Session,
         challenge: Option<&BearerChallenge>,
-        earlier: &[String],
+        step_up_from: Option<&StoredTokens>,
         visitor: Option<&dyn AuthorizationVisitor>,
     ) -> Result<StoredTokens, AuthError> {
         let flow = self.flow(visitor);
         let discovery = flow.discover(challenge).await?;
+        let earlier = step_up_from
+            .map(|t| t.scopes.as_slice())
+            .unwrap_or_default();
         let scopes = flow.scopes(&discovery, challenge, earlier);
-        let tokens = flow.authorize(&discovery, &scopes).await?;
+        if step_up_from.is_some() {
+            session
+                .step_ups
+                .admit(&self.config, step_up_from, &scopes)?;
+        }
+        let mut tokens = flow.authorize(&discovery, &scopes).await?;
+        tokens.step_up_scopes = step_up_from.map(|_| scopes);
         self.store.save_tokens(&self.key, &tokens)?;
         session.tokens = Some(tokens.clone());
         session.discovery = Some(discovery);
@@ -253,7 +274,9 @@ impl OAuthProvider {
         };
         session.discovery = Some(discovery);
         match renewed {
-            Ok(fresh) => {
+            Ok(mut fresh) => {
+                // Refreshed step-up tokens are still the step-up's (same grant).
+                fresh.step_up_scopes = tokens.step_up_scopes.clone();
                 if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
                     tracing::warn!(error = %e, "cannot store refreshed tokens");
                 }
@@ -343,17 +366,22 @@ impl OAuthProvider {
             let Some(challenge) = challenge.filter(BearerChallenge::is_insufficient_scope) else {
                 return Ok(None);
             };
-            let earlier = session
-                .tokens
-                .as_ref()
-                .map(|t| t.scopes.clone())
-                .unwrap_or_default();
+            // No token held is odd for a 403; an empty stand-in steps up from nothing.
+            let held = session.tokens.clone().unwrap_or_else(|| {
+                StoredTokens::new(String::new(), crate::Secret::new(String::new()))
+            });
             tracing::info!(server = %mcp_http::shown(&self.server), "insufficient scope: authorizing again with more");
             let visitor = self.visitor.as_deref();
             let result = self
-                .authorize(&mut session, Some(&challenge), &earlier, visitor)
+                .authorize(&mut session, Some(&challenge), Some(&held), visitor)
                 .await;
-            self.settle(&result);
+            match &result {
+                // The token held still works where its scopes suffice: no login needed.
+                Err(e @ (AuthError::StepUpRefused { .. } | AuthError::StepUpLimit { .. })) => {
+                    tracing::warn!(server = %mcp_http::shown(&self.server), error = %e, "step-up not attempted");
+                }
+                _ => self.settle(&result),
+            }
             return result.map(|t| Some(authorization(&t)));
         }
         // 401. Someone else already renewed the token this request carried: use theirs.
@@ -377,7 +405,7 @@ impl OAuthProvider {
             .authorize(
                 &mut session,
                 challenge.as_ref(),
-                &[],
+                None,
                 self.visitor.as_deref(),
             )
             .await;

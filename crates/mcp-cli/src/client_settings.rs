@@ -34,6 +34,9 @@ pub(crate) struct ClientSettings {
     pub elicitor: Option<Elicitor>,
     /// Who answers sampling: `--sampling-command`, else the terminal, else nobody.
     pub sampler: Option<Sampler>,
+    /// Where OAuth tokens are kept: `MCP_TOKEN_STORE`.
+    #[cfg(feature = "oauth")]
+    pub token_store: crate::token_store::ChosenStore,
 }
 
 impl ClientSettings {
@@ -67,6 +70,8 @@ impl ClientSettings {
             log_level: global.log_level.map(|l| l.level()),
             elicitor,
             sampler,
+            #[cfg(feature = "oauth")]
+            token_store: crate::token_store::ChosenStore::from_env()?,
         })
     }
 

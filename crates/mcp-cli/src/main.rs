@@ -23,6 +23,8 @@ mod servers;
 mod shell;
 mod signals;
 mod terminal;
+#[cfg(feature = "oauth")]
+mod token_store;
 mod trust;
 
 use std::process::ExitCode;

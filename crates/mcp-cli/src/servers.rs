@@ -151,9 +151,8 @@ impl ServerSet {
         #[allow(unused_mut)] // without the oauth feature there is no token store to set
         let mut options = ManagerOptions::new(settings.options());
         #[cfg(feature = "oauth")]
-        if let Some(dir) = crate::config_dir::token_dir() {
-            options =
-                options.with_token_store(Arc::new(mcp_client::oauth::FileTokenStore::new(dir)));
+        if let Some(store) = settings.token_store.store() {
+            options = options.with_token_store(store);
         }
         let manager = McpManager::new(options);
         for (name, entry) in &entries {

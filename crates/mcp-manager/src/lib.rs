@@ -37,6 +37,8 @@ pub mod naming;
 mod notifications;
 mod reconnect;
 mod status;
+#[cfg(feature = "oauth")]
+mod token_store;
 mod tools;
 
 pub use error::ManagerError;
@@ -46,4 +48,6 @@ pub use manager::{
 pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
 pub use reconnect::ReconnectPolicy;
 pub use status::{ServerStatus, StatusEvent};
+#[cfg(feature = "oauth")]
+pub use token_store::TokenStoreKind;
 pub use tools::{ManagedSkill, ManagedTool};

@@ -43,12 +43,20 @@ pub struct OAuthOptions {
     )]
     pub oauth_step_up_scope: String,
 
+    /// OAuth, misbehaving: `--oauth-step-up-tool` is refused with 403 `insufficient_scope`
+    /// even when the token holds the step-up scope (a client must not authorize again on
+    /// every request).
+    #[arg(long, requires = "oauth_step_up_tool")]
+    pub oauth_step_up_never: bool,
+
     /// OAuth: no dynamic client registration (no `registration_endpoint`, `/register` is 404).
     #[arg(long, requires = "oauth")]
     pub oauth_no_dcr: bool,
 
-    /// OAuth: advertise client ID metadata documents and accept an `https://` client id
-    /// (the document is not fetched; its redirect URI must be on loopback).
+    /// OAuth: advertise client ID metadata documents; a URL-shaped client id is fetched
+    /// and checked (`client_id` equal to the URL, the redirect URI among its
+    /// `redirect_uris`). Test mode: documents are fetched from `http://` loopback URLs only
+    /// (no TLS client here); an `https://` client id is refused.
     #[arg(long, requires = "oauth")]
     pub oauth_cimd: bool,
 
@@ -70,6 +78,7 @@ impl Default for OAuthOptions {
             oauth_scopes: "mcp:read mcp:write".to_owned(),
             oauth_step_up_tool: None,
             oauth_step_up_scope: "mcp:admin".to_owned(),
+            oauth_step_up_never: false,
             oauth_no_dcr: false,
             oauth_cimd: false,
             oauth_no_refresh: false,

@@ -21,6 +21,8 @@ mod manager_reconnect;
 mod manager_skills;
 mod manager_support;
 mod manager_tasks;
+mod oauth_cimd;
+mod oauth_step_up;
 mod pagination_bounds;
 mod skills;
 mod sse_call_mcp;

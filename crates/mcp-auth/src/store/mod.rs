@@ -1,12 +1,16 @@
 //! [`TokenStore`]: where tokens (per server) and registered clients (per issuer) are kept.
 //! [`MemoryTokenStore`] keeps them for the life of the process; [`FileTokenStore`] in
-//! private files.
+//! private files; `KeyringTokenStore` (feature `keyring`) in the OS keyring.
 
 mod file;
 mod memory;
+#[cfg(feature = "keyring")]
+mod os_keyring;
 
 pub use file::FileTokenStore;
 pub use memory::MemoryTokenStore;
+#[cfg(feature = "keyring")]
+pub use os_keyring::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -38,6 +42,11 @@ pub struct StoredTokens {
     /// token, which is useless without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dpop_key: Option<Secret>,
+    /// When these tokens come from an `insufficient_scope` step-up (or a refresh of such
+    /// tokens): the scopes that step-up asked for. A new step-up for no more than these is
+    /// refused (the server already refused them once granted; see `AuthError::StepUpRefused`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_up_scopes: Option<Vec<String>>,
 }
 
 impl StoredTokens {
@@ -51,6 +60,7 @@ impl StoredTokens {
             scopes: Vec::new(),
             token_type: None,
             dpop_key: None,
+            step_up_scopes: None,
         }
     }
 

@@ -188,3 +188,73 @@ fn a_refused_header_of_your_own_is_not_a_login_hint() {
         "the header value stays out: {run:?}"
     );
 }
+
+#[test]
+fn an_unknown_token_store_is_a_usage_error() {
+    let server = HttpServer::start(&["--oauth"]);
+    let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
+    let config_dir = dir.path().join("mcp-config");
+    let env = [
+        ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
+        ("MCP_TOKEN_STORE", "vault"),
+    ];
+    let refused = mcp_env(dir.path(), &["servers"], "", &env);
+    assert_eq!(refused.code(), 64, "{refused:?}");
+    assert!(
+        refused.stderr.contains("MCP_TOKEN_STORE")
+            && refused.stderr.contains("file, keyring, memory"),
+        "{refused:?}"
+    );
+    #[cfg(not(feature = "keyring"))]
+    {
+        let env = [
+            ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
+            ("MCP_TOKEN_STORE", "keyring"),
+        ];
+        let refused = mcp_env(dir.path(), &["servers"], "", &env);
+        assert_eq!(refused.code(), 64, "{refused:?}");
+        assert!(refused.stderr.contains("feature"), "{refused:?}");
+    }
+}
+
+/// `MCP_TOKEN_STORE=keyring`: `mcp login` keeps the tokens in the OS keyring (no token
+/// file), the next `mcp` process uses them, `mcp logout` forgets them. Where the OS
+/// keyring is unusable the test prints why and stops.
+#[cfg(feature = "keyring")]
+#[test]
+fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
+    let server = HttpServer::start(&["--oauth"]);
+    let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
+    let config_dir = dir.path().join("mcp-config");
+    let browser = browser(dir.path());
+    let env = [
+        ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
+        ("BROWSER", browser.to_str().unwrap()),
+        ("MCP_TOKEN_STORE", "keyring"),
+    ];
+    let run = |args: &[&str]| mcp_env(dir.path(), args, "", &env);
+
+    let login = run(&["login", "locked"]);
+    if login.code() != 0 && login.stderr.contains("OS keyring") {
+        eprintln!(
+            "SKIPPED: the OS keyring is not usable here: {}",
+            login.stderr
+        );
+        return;
+    }
+    assert_eq!(login.code(), 0, "{login:?}");
+    let oauth_dir = config_dir.join("oauth");
+    let files = std::fs::read_dir(&oauth_dir).map_or(0, |d| d.count());
+    assert_eq!(files, 0, "no token file with the keyring store");
+
+    // Another process finds the tokens in the keyring.
+    let tools = run(&["tools", "locked"]);
+    assert_eq!(tools.code(), 0, "{tools:?}");
+    assert!(tools.stdout.contains("echo"), "{tools:?}");
+
+    let logout = run(&["logout", "locked"]);
+    assert_eq!(logout.code(), 0, "{logout:?}");
+    let again = run(&["tools", "locked"]);
+    assert_eq!(again.code(), 1, "{again:?}");
+    assert!(again.stderr.contains("mcp login locked"), "{again:?}");
+}

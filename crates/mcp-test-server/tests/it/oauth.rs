@@ -443,17 +443,119 @@ async fn client_credentials_need_the_pre_registered_secret() {
     assert_eq!(status, 200);
 }
 
+/// Serve `document` at `http://127.0.0.1:PORT/client.json` (a `{URL}` in it becomes the
+/// URL) for as long as the handle lives; returns the URL.
+async fn serve_document(document: &str) -> (String, AbortOnDrop) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
+    let body = document.replace("{URL}", &url);
+    let task = tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).await.unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(reply.as_bytes()).await;
+            let _ = stream.shutdown().await;
+        }
+    });
+    (url, AbortOnDrop(task))
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 #[tokio::test]
-async fn metadata_document_clients_are_accepted_with_loopback_redirects() {
-    let server = oauth(&["--oauth-cimd"]).await;
+async fn metadata_documents_are_fetched_and_their_redirect_uris_enforced() {
+    let server = oauth(&["--oauth-cimd", "--oauth-no-dcr"]).await;
     let (_, asm) = server
         .get_json("/.well-known/oauth-authorization-server")
         .await;
     assert_eq!(asm["client_id_metadata_document_supported"], true);
-    let client = "https://app.example/client.json";
-    let code = server.code(client, "").await;
-    let (status, tokens) = server.exchange(client, &code).await;
+    let (client, _doc) = serve_document(
+        r#"{"client_id": "{URL}", "client_name": "t", "redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "none"}"#,
+    )
+    .await;
+    // REDIRECT is a loopback URI on another port: allowed (RFC 8252 §7.3).
+    let code = server.code(&client, "").await;
+    let (status, tokens) = server.exchange(&client, &code).await;
     assert_eq!(status, 200, "{tokens}");
+
+    // A redirect URI the document does not list: a 400, not a redirect.
+    let challenge = challenge_of(VERIFIER);
+    let resource = server.url.clone();
+    let pairs = |redirect: &'static str| {
+        vec![
+            ("response_type", "code"),
+            ("client_id", client.as_str()),
+            ("redirect_uri", redirect),
+            ("code_challenge", challenge.as_str()),
+            ("code_challenge_method", "S256"),
+            ("resource", resource.as_str()),
+        ]
+    };
+    let (status, _) = server
+        .authorize(&pairs("http://127.0.0.1:1/elsewhere"))
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn metadata_documents_that_do_not_check_out_are_refused() {
+    let server = oauth(&["--oauth-cimd"]).await;
+    let (other, _doc) = serve_document(
+        r#"{"client_id": "https://app.example/client.json", "client_name": "t", "redirect_uris": ["http://127.0.0.1/callback"]}"#,
+    )
+    .await;
+    let challenge = challenge_of(VERIFIER);
+    let resource = server.url.clone();
+    let refused = |client: String| {
+        let (challenge, resource) = (challenge.clone(), resource.clone());
+        let server = &server;
+        async move {
+            let path = format!(
+                "/authorize?{}",
+                query(&[
+                    ("response_type", "code"),
+                    ("client_id", &client),
+                    ("redirect_uri", REDIRECT),
+                    ("code_challenge", &challenge),
+                    ("code_challenge_method", "S256"),
+                    ("resource", &resource),
+                ])
+            );
+            let response = server
+                .send(server.request("GET", &path).body(Full::default()).unwrap())
+                .await;
+            assert_eq!(response.status(), 400);
+            assert!(header(&response, "location").is_none());
+            text_body(response).await
+        }
+    };
+    let mismatch = refused(other).await;
+    assert!(mismatch.contains("is not its URL"), "{mismatch}");
+    // https:// cannot be fetched here (no TLS client): refused, never trusted unchecked.
+    let https = refused("https://app.example/client.json".to_owned()).await;
+    assert!(https.contains("no TLS client"), "{https}");
+    // Nothing listens: refused too, bounded.
+    let gone = refused("http://127.0.0.1:1/client.json".to_owned()).await;
+    assert!(gone.contains("failed"), "{gone}");
+    // Not the token endpoint either.
+    let (status, _) = server
+        .exchange("https://app.example/client.json", "code")
+        .await;
+    assert_eq!(status, 401);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! GET `/authorize`: checks the client, its redirect URI and the PKCE challenge, then
 //! approves by itself (no login page) and redirects back with `code`, `state` and `iss`
-//! (RFC 9207).
+//! (RFC 9207). A URL-shaped client id is fetched as a client ID metadata document first
+//! (`--oauth-cimd`, see `cimd`).
 
 use std::collections::HashMap;
 
@@ -10,18 +11,18 @@ use hyper::{Request, Response, StatusCode};
 
 use super::super::body::Body;
 use super::super::reply;
-use super::OAuth;
 use super::form::{is_loopback, params, redirect_matches};
 use super::store::Code;
+use super::{OAuth, cimd};
 
 impl OAuth {
-    pub(super) fn authorize(&self, request: &Request<Incoming>) -> Response<Body> {
+    pub(super) async fn authorize(&self, request: &Request<Incoming>) -> Response<Body> {
         let query = params(request.uri().query().unwrap_or("").as_bytes());
         let get = |name: &str| query.get(name).map(String::as_str).unwrap_or("");
         // Errors about the client or its redirect URI must not redirect (RFC 6749 §4.1.2.1).
         let client_id = get("client_id");
         let redirect_uri = get("redirect_uri");
-        if let Err(message) = self.check_client(client_id, redirect_uri) {
+        if let Err(message) = self.check_client(client_id, redirect_uri).await {
             return reply::text(StatusCode::BAD_REQUEST, &format!("Bad Request: {message}"));
         }
         let state = query.get("state").map(String::as_str);
@@ -58,17 +59,23 @@ impl OAuth {
         redirect(redirect_uri, &[("code", &code)], state, &self.issuer)
     }
 
-    /// Whether `client_id` is known and may use `redirect_uri`.
-    fn check_client(&self, client_id: &str, redirect_uri: &str) -> Result<(), String> {
+    /// Whether `client_id` is known and may use `redirect_uri`. A client ID metadata
+    /// document client (`--oauth-cimd`) is fetched afresh on every authorization and
+    /// remembered for the token endpoint.
+    async fn check_client(&self, client_id: &str, redirect_uri: &str) -> Result<(), String> {
         if client_id.is_empty() || redirect_uri.is_empty() {
             return Err("client_id and redirect_uri are required".to_owned());
         }
-        let registered = match self.store.client(client_id) {
-            Some(client) => client.redirect_uris,
-            // A client ID metadata document: the id is the document's URL. We do not fetch
-            // it, so only loopback redirect URIs are trusted.
-            None if self.options.oauth_cimd && client_id.starts_with("https://") => Vec::new(),
-            None => return Err("unknown client_id".to_owned()),
+        let registered = if self.options.oauth_cimd && cimd::is_document_url(client_id) {
+            let client = cimd::fetch_client(client_id).await?;
+            let uris = client.redirect_uris.clone();
+            self.store.add_client(client_id.to_owned(), client);
+            uris
+        } else {
+            match self.store.client(client_id) {
+                Some(client) => client.redirect_uris,
+                None => return Err("unknown client_id".to_owned()),
+            }
         };
         let allowed = if registered.is_empty() {
             is_loopback(redirect_uri)

@@ -5,6 +5,7 @@
 //! <https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization>
 
 mod authorize;
+mod cimd;
 mod form;
 mod metadata;
 mod register;
@@ -60,7 +61,10 @@ impl OAuth {
             }
             AS_METADATA_PATH => Ok(get_only(&method).unwrap_or_else(|| self.server_metadata())),
             "/register" if !self.options.oauth_no_dcr => Ok(self.register(request).await),
-            "/authorize" => Ok(get_only(&method).unwrap_or_else(|| self.authorize(&request))),
+            "/authorize" => Ok(match get_only(&method) {
+                Some(refused) => refused,
+                None => self.authorize(&request).await,
+            }),
             "/token" if method == Method::POST => Ok(self.token(request).await),
             "/token" => Ok(reply::method_not_allowed("POST")),
             _ => Err(request),
@@ -95,7 +99,7 @@ impl OAuth {
         }
         let granted = self.store.access(bearer(headers)?)?.scopes;
         let needed = &self.options.oauth_step_up_scope;
-        if granted.iter().any(|s| s == needed) {
+        if granted.iter().any(|s| s == needed) && !self.options.oauth_step_up_never {
             return None;
         }
         // RFC 6750 §3.1: name every scope the call needs, the ones held included.

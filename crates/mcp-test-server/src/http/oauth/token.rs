@@ -93,11 +93,6 @@ impl OAuth {
         };
         let client = match self.store.client(&client_id) {
             Some(client) => client,
-            None if self.options.oauth_cimd && client_id.starts_with("https://") => Client {
-                secret: None,
-                redirect_uris: Vec::new(),
-                machine: false,
-            },
             None => return Err(Box::new(unknown())),
         };
         match (&client.secret, presented) {
