@@ -21,6 +21,7 @@ mod manager_reconnect;
 mod manager_skills;
 mod manager_support;
 mod manager_tasks;
+mod network_faults;
 mod pagination_bounds;
 mod skills;
 mod sse_call_mcp;
