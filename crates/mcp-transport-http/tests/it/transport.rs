@@ -1142,3 +1142,70 @@ async fn polling_listener_is_resumed_while_the_cursor_advances() {
     assert!(t.is_connected());
     assert_eq!(rec.closed_count(), 0);
 }
+
+/// Holds every server request until the test opens the gate; counts the most held at once.
+struct Gate {
+    open: tokio::sync::Semaphore,
+    running: AtomicU32,
+    most: AtomicU32,
+}
+
+/// The session's handler: forwards to the shared [`Gate`].
+struct Held(Arc<Gate>);
+
+impl mcp_jsonrpc::TransportHandler for Held {
+    fn on_request(
+        &self,
+        _request: mcp_types::Request,
+    ) -> BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
+        let gate = Arc::clone(&self.0);
+        let now = gate.running.fetch_add(1, Ordering::SeqCst) + 1;
+        gate.most.fetch_max(now, Ordering::SeqCst);
+        Box::pin(async move {
+            if let Ok(permit) = gate.open.acquire().await {
+                permit.forget();
+            }
+            gate.running.fetch_sub(1, Ordering::SeqCst);
+            mcp_jsonrpc::ServerRequestOutcome::Reply(Ok(raw(json!({}))))
+        })
+    }
+}
+
+/// Server requests on the GET stream are answered at most `DEFAULT_MAX_SERVER_REQUESTS` at
+/// a time (the stream's reader waits for room, it does not queue), and every one is
+/// answered once the handler lets go.
+#[tokio::test]
+async fn a_flood_of_server_requests_on_the_get_stream_is_capped() {
+    const FLOOD: usize = 200;
+    let pings = (0..FLOOD)
+        .map(|i| json!({"jsonrpc": "2.0", "id": format!("p{i}"), "method": "ping"}))
+        .collect();
+    let server = TestServer::start(Faults {
+        get_pushes: pings,
+        ..Faults::default()
+    })
+    .await;
+    let gate = Arc::new(Gate {
+        open: tokio::sync::Semaphore::new(0),
+        running: AtomicU32::new(0),
+        most: AtomicU32::new(0),
+    });
+    let t = HttpTransport::connect(config(&server), Arc::new(Held(Arc::clone(&gate))))
+        .await
+        .unwrap();
+    initialize(&t).await;
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    let cap = mcp_jsonrpc::DEFAULT_MAX_SERVER_REQUESTS;
+    wait_until("the cap", || t.server_requests_running() == cap).await;
+    // Held there while the handler answers none: the rest wait unread.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(t.server_requests_running(), cap);
+    gate.open.add_permits(FLOOD);
+    for i in 0..FLOOD {
+        let answer = server.wait_client_response(&format!("p{i}")).await;
+        assert_eq!(answer["result"], json!({}), "{answer}");
+    }
+    wait_until("no request running", || t.server_requests_running() == 0).await;
+    assert_eq!(gate.most.load(Ordering::SeqCst) as usize, cap);
+    bounded("close", t.close()).await;
+}
