@@ -281,3 +281,25 @@ async fn a_notification_flood_makes_a_slow_subscriber_skip_the_oldest_counted() 
     );
     client.close().await;
 }
+
+/// Calls are pipelined: one the server is slow to answer does not hold up the calls after
+/// it, which are answered while it still waits.
+#[tokio::test]
+async fn a_slow_call_does_not_hold_up_the_calls_behind_it() {
+    let client = connect(&[]).await;
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move { client.call_tool("sleep", Some(json!({"ms": 30_000}))).await })
+    };
+    for i in 0..3 {
+        let text = format!("behind {i}");
+        let echo = bounded(client.call_tool("echo", Some(json!({"text": text}))))
+            .await
+            .unwrap();
+        assert_eq!(echo.text(), text);
+    }
+    assert!(!slow.is_finished(), "the slow call is still waiting");
+    client.close().await;
+    let err = bounded(slow).await.unwrap().unwrap_err();
+    assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
+}
