@@ -291,6 +291,8 @@ async fn a_slow_call_does_not_hold_up_the_calls_behind_it() {
         let client = client.clone();
         tokio::spawn(async move { client.call_tool("sleep", Some(json!({"ms": 30_000}))).await })
     };
+    // Let the slow call go out first.
+    tokio::time::sleep(Duration::from_millis(100)).await;
     for i in 0..3 {
         let text = format!("behind {i}");
         let echo = bounded(client.call_tool("echo", Some(json!({"text": text}))))
