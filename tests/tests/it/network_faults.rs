@@ -48,9 +48,9 @@ fn closed_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-/// A listener that accepts every connection and keeps it open without reading or writing
-/// anything: the peer of a half-open connection. Dropping the returned task's handle does
-/// not stop it; the test's runtime ending does.
+/// The URL of a listener that accepts every connection and keeps it open without reading
+/// or writing anything: the peer of a half-open connection. It lives until the test's
+/// runtime ends.
 async fn silent_listener() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
