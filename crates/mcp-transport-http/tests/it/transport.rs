@@ -945,6 +945,31 @@ async fn an_oversized_sse_answer_fails_its_request_while_the_stream_stays_open()
     assert_eq!(t.pending_len(), 0);
 }
 
+/// An SSE answer that cannot be decoded still names its id first: the request fails at
+/// once with the reason, not after its (here one minute) timeout, though the stream stays
+/// open.
+#[tokio::test]
+async fn an_undecodable_sse_answer_fails_its_request_at_once() {
+    let server = TestServer::start(Faults::default()).await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    let err = bounded(
+        "undecodable",
+        t.request(
+            "test/undecodable_then_hang",
+            None,
+            RequestOptions::new().with_timeout(Duration::from_secs(60)),
+        ),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind(), "parse", "{err}");
+    assert_eq!(t.pending_len(), 0);
+    // The session goes on.
+    assert_eq!(call(&t, "ping", json!({})).await.unwrap(), json!({}));
+}
+
 #[tokio::test]
 async fn connection_refused_is_connect_error() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
