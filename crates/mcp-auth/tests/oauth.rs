@@ -29,6 +29,8 @@ struct Faults {
     short_lived: bool,
     /// The resource metadata names a plain-HTTP authorization server off loopback.
     insecure_as: bool,
+    /// The authorization server metadata offers PKCE with `plain` only.
+    no_s256: bool,
 }
 
 #[derive(Default)]
@@ -188,7 +190,7 @@ fn route(
                 "authorization_endpoint": format!("{base}/authorize"),
                 "token_endpoint": format!("{base}/token"),
                 "registration_endpoint": format!("{base}/register"),
-                "code_challenge_methods_supported": ["S256"],
+                "code_challenge_methods_supported": [if faults.no_s256 { "plain" } else { "S256" }],
                 "token_endpoint_auth_methods_supported": ["client_secret_post"],
                 "authorization_response_iss_parameter_supported": true,
                 "scopes_supported": ["read", "offline_access"],
@@ -660,4 +662,17 @@ async fn tokens_and_client_of_another_issuer_are_never_used_after_a_move() {
         store.load_tokens(&resource).unwrap().unwrap().issuer,
         server.base
     );
+}
+
+#[tokio::test]
+async fn an_authorization_server_without_pkce_s256_is_refused_before_anything_is_sent() {
+    let server = start(Faults {
+        no_s256: true,
+        ..Faults::default()
+    })
+    .await;
+    let err = provider(&server, true).login().await.unwrap_err();
+    assert!(matches!(err, AuthError::PkceUnsupported { .. }), "{err:?}");
+    assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
 }

@@ -81,7 +81,12 @@ impl Probe {
 /// `server/discover`, at most twice (a second time at the revision a `-32022` offered).
 async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Negotiated, Probe> {
     let mut version = MODERN_PROTOCOL_VERSIONS[0];
-    let timeout = match options.request_timeout {
+    // The request timeout is the client's, else the transport's (a server entry's
+    // `timeout`): a server that answers nothing must cost that, not the whole probe bound.
+    let request_timeout = options
+        .request_timeout
+        .or_else(|| connection.session.default_timeout());
+    let timeout = match request_timeout {
         Some(t) if !t.is_zero() => t.min(options.discover_timeout),
         _ => options.discover_timeout,
     };

@@ -108,7 +108,8 @@ impl ClientOptions {
 
     /// How long the `server/discover` probe may take before the client falls back to
     /// `initialize` (default [`DEFAULT_DISCOVER_TIMEOUT`], never more than the request
-    /// timeout).
+    /// timeout: [`with_request_timeout`](Self::with_request_timeout)'s, else the
+    /// transport's, such as a [`ServerConfig`](crate::ServerConfig)'s `timeout`).
     #[must_use]
     pub fn with_discover_timeout(mut self, timeout: Duration) -> Self {
         self.discover_timeout = timeout;

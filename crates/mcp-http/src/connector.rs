@@ -107,23 +107,82 @@ impl tower_service::Service<Uri> for ProxyConnector {
                 });
             };
             let proxy = intercept.uri().clone();
+            let via = |source: BoxError| -> BoxError {
+                Box::new(ViaProxy {
+                    proxy: shown_proxy(&proxy),
+                    source,
+                })
+            };
             if dst.scheme_str() == Some("https") {
-                let mut tunnel = Tunnel::new(proxy, http);
+                let mut tunnel = Tunnel::new(proxy.clone(), http);
                 if let Some(auth) = intercept.basic_auth() {
                     tunnel = tunnel.with_auth(auth.clone());
                 }
-                let io = tower_service::Service::call(&mut tunnel, dst).await?;
+                let io = tower_service::Service::call(&mut tunnel, dst)
+                    .await
+                    .map_err(|e| via(e.into()))?;
                 Ok(ProxyStream {
                     io,
                     absolute_form: false,
                 })
             } else {
-                let io = tower_service::Service::call(&mut http, proxy).await?;
+                let io = tower_service::Service::call(&mut http, proxy.clone())
+                    .await
+                    .map_err(|e| via(e.into()))?;
                 Ok(ProxyStream {
                     io,
                     absolute_form: true,
                 })
             }
         })
+    }
+}
+
+/// A connection through a proxy that failed: the message names the proxy (host and port
+/// only: its URL may carry credentials), so a dead proxy is not mistaken for a dead server.
+#[derive(Debug)]
+struct ViaProxy {
+    proxy: String,
+    source: BoxError,
+}
+
+impl std::fmt::Display for ViaProxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "via proxy {}", self.proxy)
+    }
+}
+
+impl std::error::Error for ViaProxy {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// `host:port` of a proxy URI, without user information.
+fn shown_proxy(proxy: &Uri) -> String {
+    let host = proxy.host().unwrap_or("?");
+    match proxy.port_u16() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proxy_is_shown_without_its_credentials() {
+        let uri: Uri = "http://user:s3cret@proxy.example:3128".parse().unwrap();
+        assert_eq!(shown_proxy(&uri), "proxy.example:3128");
+        let err = ViaProxy {
+            proxy: shown_proxy(&uri),
+            source: "refused".into(),
+        };
+        assert_eq!(err.to_string(), "via proxy proxy.example:3128");
+        assert_eq!(
+            std::error::Error::source(&err).map(ToString::to_string),
+            Some("refused".to_owned())
+        );
     }
 }

@@ -258,3 +258,38 @@ async fn schemas_come_back_verbatim_in_both_eras() {
         schemas_come_back_verbatim(http, EraPreference::LegacyOnly).await;
     }
 }
+
+/// At 2026-07-28 Streamable HTTP is stateless: no session id is sent (so there is no
+/// session to expire and no 404 recovery), no GET stream is opened and no DELETE is sent on
+/// close. The same calls at 2025-11-25 do all three, so the check can tell them apart.
+#[tokio::test]
+async fn over_http_at_2026_07_28_there_is_no_session_get_stream_or_delete() {
+    for (era, stateless) in [("legacy", false), ("modern", true)] {
+        let server = HttpServer::http(&["--era", era]).await;
+        let client = server.connect(options()).await;
+        let echo = bounded(client.call_tool("echo", Some(json!({"text": "x"}))))
+            .await
+            .unwrap();
+        assert_eq!(echo.text(), "x");
+        client.close().await;
+        // A second client reads the log, which now holds the first one's whole life and
+        // the second's own start (the same era).
+        let reader = server.connect(options()).await;
+        let log = mcp_integration_tests::http_log(&reader).await;
+        reader.close().await;
+        let methods: Vec<&str> = log.iter().filter_map(|e| e["method"].as_str()).collect();
+        let with_session = log
+            .iter()
+            .filter(|e| e["headers"]["mcp-session-id"].is_string())
+            .count();
+        if stateless {
+            assert!(!methods.contains(&"GET"), "{era}: {log:?}");
+            assert!(!methods.contains(&"DELETE"), "{era}: {log:?}");
+            assert_eq!(with_session, 0, "{era}: {log:?}");
+        } else {
+            assert!(methods.contains(&"GET"), "{era}: {log:?}");
+            assert!(methods.contains(&"DELETE"), "{era}: {log:?}");
+            assert!(with_session > 0, "{era}: {log:?}");
+        }
+    }
+}

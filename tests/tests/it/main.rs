@@ -23,6 +23,7 @@ mod manager_support;
 mod manager_tasks;
 mod oauth_cimd;
 mod oauth_step_up;
+mod network_faults;
 mod pagination_bounds;
 mod skills;
 mod sse_call_mcp;

@@ -1,5 +1,6 @@
-//! A server that floods notifications while the manager connects cannot take its memory:
-//! the per-server queue keeps the newest, up to its bound.
+//! A server that floods notifications cannot take the manager's memory nor block its
+//! reader: while connecting, the per-server queue keeps the newest, up to its bound; after
+//! connecting, a subscriber that falls behind skips the oldest.
 
 use crate::manager_support::*;
 use mcp_integration_tests::{bounded, options};
@@ -48,5 +49,49 @@ async fn a_flood_during_connect_keeps_only_the_newest_notifications() {
     .await;
     let expected: Vec<String> = (990..1000).map(|i| format!("flood {i}")).collect();
     assert_eq!(got, expected, "kept {} of the flood", got.len());
+    manager.shutdown().await;
+}
+
+/// After connecting, a subscriber that reads nothing while a server sends 1100 log lines
+/// skips the oldest (it is at most 1024 behind) and then gets the newest in order; the
+/// calls that caused them never waited for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_after_connect_makes_a_slow_subscriber_skip_the_oldest() {
+    const SENT: usize = 1100;
+    let manager =
+        McpManager::new(ManagerOptions::new(options()).with_reconnect_policy(fast_policy()));
+    let mut notes = manager.notifications();
+    manager.add_server("srv", entry("srv", &[])).unwrap();
+    bounded(manager.connect_all()).await["srv"]
+        .as_ref()
+        .unwrap();
+    for i in 0..SENT {
+        let args = serde_json::json!({"level": "info", "message": format!("n{i}")});
+        bounded(manager.call_tool("mcp__srv__log", Some(args)))
+            .await
+            .unwrap();
+    }
+    let last = format!("n{}", SENT - 1);
+    let mut got = Vec::new();
+    bounded(async {
+        while got.last() != Some(&last) {
+            let (_, note) = notes.recv().await.expect("manager alive");
+            if note.method == "notifications/message" {
+                let data = note.params_as::<serde_json::Value>().unwrap()["data"].clone();
+                got.push(data.as_str().unwrap_or_default().to_owned());
+            }
+        }
+    })
+    .await;
+    // The newest ones, in order, and no more than the subscriber's bound.
+    let first = SENT - got.len();
+    let expected: Vec<String> = (first..SENT).map(|i| format!("n{i}")).collect();
+    assert_eq!(got, expected);
+    // (A few places may go to other notifications, none expected here.)
+    assert!(
+        (1000..=1024).contains(&got.len()),
+        "kept {} of {SENT}",
+        got.len()
+    );
     manager.shutdown().await;
 }

@@ -213,7 +213,15 @@ enum Fake {
     /// Name an endpoint; refuse the first POST with 401, then accept POSTs and answer
     /// `ping` on the stream.
     RefuseFirstPost,
+    /// Name an endpoint; answer every POSTed request on the stream with an error whose
+    /// `data` is nested 100k deep (past serde_json's recursion limit).
+    UndecodableAnswers,
+    /// Name an endpoint, then send 200 `ping` requests on the stream at once.
+    PingFlood,
 }
+
+/// How many pings [`Fake::PingFlood`] sends.
+const FLOOD: usize = 200;
 
 /// The raw server's shared state: every POST seen (head and body) and the open stream.
 #[derive(Default)]
@@ -278,8 +286,17 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, state: Arc<FakeState>) {
                 Fake::SilentSession => {
                     out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=gone\n\n")
                 }
-                Fake::RefuseFirstPost => {
+                Fake::RefuseFirstPost | Fake::UndecodableAnswers => {
                     out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=s1\n\n")
+                }
+                Fake::PingFlood => {
+                    out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=s1\n\n");
+                    for id in 0..FLOOD {
+                        let ping = format!(
+                            "event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":\"p{id}\",\"method\":\"ping\"}}\n\n"
+                        );
+                        out.extend_from_slice(ping.as_bytes());
+                    }
                 }
             }
             if stream.write_all(&out).await.is_err() {
@@ -324,6 +341,21 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, state: Arc<FakeState>) {
             .is_err()
         {
             return;
+        }
+        if mode == Fake::UndecodableAnswers {
+            let message: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+            if message["method"].is_string() && !message["id"].is_null() {
+                let depth = 100_000;
+                let answer = format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"error":{{"code":1,"message":"x","data":{}{}}}}}"#,
+                    message["id"],
+                    "[".repeat(depth),
+                    "]".repeat(depth)
+                );
+                if let Some(tx) = state.stream.lock().unwrap().as_ref() {
+                    let _ = tx.send(answer);
+                }
+            }
         }
         if mode == Fake::RefuseFirstPost {
             let message: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
@@ -521,5 +553,99 @@ async fn auth_hook_retries_a_refused_post_once() {
         posts[1]
     );
     assert!(posts[1].contains("\"method\":\"ping\""));
+    transport.close().await;
+}
+
+/// A reply that cannot be decoded still names its id first: the request fails at once with
+/// the reason, not after its (here one minute) timeout, and the stream goes on.
+#[tokio::test]
+async fn an_undecodable_answer_fails_its_request_at_once() {
+    let (url, _state) = fake_server(Fake::UndecodableAnswers).await;
+    let (transport, _rec) = connect(&url).await;
+    for _ in 0..2 {
+        let err = bounded(transport.request(
+            "tools/list",
+            None,
+            RequestOptions::new().with_timeout(Duration::from_secs(60)),
+        ))
+        .await
+        .unwrap_err();
+        assert_eq!(err.kind(), "parse", "{err}");
+        assert_eq!(transport.pending_len(), 0);
+    }
+    transport.close().await;
+}
+
+/// Holds every server request until the test opens the gate.
+struct Gate {
+    open: tokio::sync::Semaphore,
+    running: AtomicUsize,
+    most: AtomicUsize,
+}
+
+/// The session's handler: forwards to the shared [`Gate`].
+struct Held(Arc<Gate>);
+
+impl TransportHandler for Held {
+    fn on_request(
+        &self,
+        _request: mcp_types::Request,
+    ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
+        let gate = Arc::clone(&self.0);
+        let now = gate.running.fetch_add(1, Ordering::SeqCst) + 1;
+        gate.most.fetch_max(now, Ordering::SeqCst);
+        Box::pin(async move {
+            if let Ok(permit) = gate.open.acquire().await {
+                permit.forget();
+            }
+            gate.running.fetch_sub(1, Ordering::SeqCst);
+            let empty = serde_json::value::RawValue::from_string("{}".into()).unwrap();
+            mcp_jsonrpc::ServerRequestOutcome::Reply(Ok(empty))
+        })
+    }
+}
+
+/// Server requests on the legacy stream are answered at most
+/// `DEFAULT_MAX_SERVER_REQUESTS` at a time (the reader waits for room, it does not queue),
+/// and every one is answered once the handler lets go.
+#[tokio::test]
+async fn a_flood_of_server_requests_on_the_stream_is_capped() {
+    let (url, state) = fake_server(Fake::PingFlood).await;
+    let gate = Arc::new(Gate {
+        open: tokio::sync::Semaphore::new(0),
+        running: AtomicUsize::new(0),
+        most: AtomicUsize::new(0),
+    });
+    let transport = bounded(SseTransport::connect(
+        config(&url),
+        Arc::new(Held(Arc::clone(&gate))),
+    ))
+    .await
+    .expect("connect over legacy SSE");
+    let cap = mcp_jsonrpc::DEFAULT_MAX_SERVER_REQUESTS;
+    assert!(
+        eventually(Duration::from_secs(10), || transport
+            .server_requests_running()
+            == cap)
+        .await
+    );
+    // Held there while the handler answers none: the rest wait unread.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(transport.server_requests_running(), cap);
+    assert!(state.posts().is_empty(), "{:?}", state.posts());
+    gate.open.add_permits(FLOOD);
+    let answered = || {
+        state
+            .posts()
+            .iter()
+            .filter(|p| p.contains("\"result\""))
+            .count()
+    };
+    assert!(
+        eventually(Duration::from_secs(10), || answered() == FLOOD).await,
+        "{} of {FLOOD} answered",
+        answered()
+    );
+    assert_eq!(gate.most.load(Ordering::SeqCst), cap);
     transport.close().await;
 }

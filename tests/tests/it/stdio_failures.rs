@@ -250,3 +250,58 @@ async fn client_wide_request_timeout_applies_to_every_request() {
     );
     client.close().await;
 }
+
+/// After connecting, a subscriber that reads nothing while the server sends 1100 log lines
+/// is told how many it skipped (the oldest 76: it keeps the newest 1024), then gets the
+/// newest in order. The reader never waited for it: every call that caused one returned.
+#[tokio::test]
+async fn a_notification_flood_makes_a_slow_subscriber_skip_the_oldest_counted() {
+    const SENT: usize = 1100;
+    const KEPT: usize = 1024;
+    let client = connect(&[]).await;
+    let mut notes = client.notifications();
+    for i in 0..SENT {
+        let args = json!({"level": "info", "message": format!("n{i}")});
+        bounded(client.call_tool("log", Some(args))).await.unwrap();
+    }
+    let skipped = notes.try_recv().unwrap_err();
+    assert_eq!(
+        skipped,
+        tokio::sync::broadcast::error::TryRecvError::Lagged((SENT - KEPT) as u64)
+    );
+    for i in SENT - KEPT..SENT {
+        let note = notes.try_recv().expect("the newest are kept");
+        assert_eq!(note.method, "notifications/message");
+        let data = note.params_as::<Value>().unwrap()["data"].clone();
+        assert_eq!(data, format!("n{i}"));
+    }
+    assert_eq!(
+        notes.try_recv().unwrap_err(),
+        tokio::sync::broadcast::error::TryRecvError::Empty
+    );
+    client.close().await;
+}
+
+/// Calls are pipelined: one the server is slow to answer does not hold up the calls after
+/// it, which are answered while it still waits.
+#[tokio::test]
+async fn a_slow_call_does_not_hold_up_the_calls_behind_it() {
+    let client = connect(&[]).await;
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move { client.call_tool("sleep", Some(json!({"ms": 30_000}))).await })
+    };
+    // Let the slow call go out first.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for i in 0..3 {
+        let text = format!("behind {i}");
+        let echo = bounded(client.call_tool("echo", Some(json!({"text": text}))))
+            .await
+            .unwrap();
+        assert_eq!(echo.text(), text);
+    }
+    assert!(!slow.is_finished(), "the slow call is still waiting");
+    client.close().await;
+    let err = bounded(slow).await.unwrap().unwrap_err();
+    assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
+}

@@ -1,4 +1,4 @@
-//! `--header 'Name: value'` for `--url` (issue 15).
+//! `--header 'Name: value'` for `--url` (issue 15), and secrets in `--url` itself.
 
 use crate::support::{HttpServer, mcp_in};
 
@@ -56,5 +56,23 @@ fn a_malformed_header_is_a_usage_error() {
         without_url.code(),
         64,
         "--header needs --url: {without_url:?}"
+    );
+}
+
+#[test]
+fn url_credentials_stay_out_of_the_logs() {
+    let server = HttpServer::start(&[]);
+    let url = server.url.replacen("http://", "http://user:pw-s3cret@", 1) + "?token=q-s3cret";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = mcp_in(dir.path(), &["-vv", "--url", &url, "ping"], "");
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stdout.starts_with("adhoc: ok"), "{run:?}");
+    assert!(
+        run.stderr.contains("http://***@127.0.0.1:"),
+        "the -vv log shows the URL, redacted: {run:?}"
+    );
+    assert!(
+        !run.stderr.contains("s3cret") && !run.stdout.contains("s3cret"),
+        "a URL credential was shown: {run:?}"
     );
 }

@@ -945,6 +945,31 @@ async fn an_oversized_sse_answer_fails_its_request_while_the_stream_stays_open()
     assert_eq!(t.pending_len(), 0);
 }
 
+/// An SSE answer that cannot be decoded still names its id first: the request fails at
+/// once with the reason, not after its (here one minute) timeout, though the stream stays
+/// open.
+#[tokio::test]
+async fn an_undecodable_sse_answer_fails_its_request_at_once() {
+    let server = TestServer::start(Faults::default()).await;
+    let rec = Recorder::new();
+    let t = connect(config(&server), &rec).await;
+    initialize(&t).await;
+    let err = bounded(
+        "undecodable",
+        t.request(
+            "test/undecodable_then_hang",
+            None,
+            RequestOptions::new().with_timeout(Duration::from_secs(60)),
+        ),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind(), "parse", "{err}");
+    assert_eq!(t.pending_len(), 0);
+    // The session goes on.
+    assert_eq!(call(&t, "ping", json!({})).await.unwrap(), json!({}));
+}
+
 #[tokio::test]
 async fn connection_refused_is_connect_error() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -1141,4 +1166,71 @@ async fn polling_listener_is_resumed_while_the_cursor_advances() {
     );
     assert!(t.is_connected());
     assert_eq!(rec.closed_count(), 0);
+}
+
+/// Holds every server request until the test opens the gate; counts the most held at once.
+struct Gate {
+    open: tokio::sync::Semaphore,
+    running: AtomicU32,
+    most: AtomicU32,
+}
+
+/// The session's handler: forwards to the shared [`Gate`].
+struct Held(Arc<Gate>);
+
+impl mcp_jsonrpc::TransportHandler for Held {
+    fn on_request(
+        &self,
+        _request: mcp_types::Request,
+    ) -> BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
+        let gate = Arc::clone(&self.0);
+        let now = gate.running.fetch_add(1, Ordering::SeqCst) + 1;
+        gate.most.fetch_max(now, Ordering::SeqCst);
+        Box::pin(async move {
+            if let Ok(permit) = gate.open.acquire().await {
+                permit.forget();
+            }
+            gate.running.fetch_sub(1, Ordering::SeqCst);
+            mcp_jsonrpc::ServerRequestOutcome::Reply(Ok(raw(json!({}))))
+        })
+    }
+}
+
+/// Server requests on the GET stream are answered at most `DEFAULT_MAX_SERVER_REQUESTS` at
+/// a time (the stream's reader waits for room, it does not queue), and every one is
+/// answered once the handler lets go.
+#[tokio::test]
+async fn a_flood_of_server_requests_on_the_get_stream_is_capped() {
+    const FLOOD: usize = 200;
+    let pings = (0..FLOOD)
+        .map(|i| json!({"jsonrpc": "2.0", "id": format!("p{i}"), "method": "ping"}))
+        .collect();
+    let server = TestServer::start(Faults {
+        get_pushes: pings,
+        ..Faults::default()
+    })
+    .await;
+    let gate = Arc::new(Gate {
+        open: tokio::sync::Semaphore::new(0),
+        running: AtomicU32::new(0),
+        most: AtomicU32::new(0),
+    });
+    let t = HttpTransport::connect(config(&server), Arc::new(Held(Arc::clone(&gate))))
+        .await
+        .unwrap();
+    initialize(&t).await;
+    bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
+    let cap = mcp_jsonrpc::DEFAULT_MAX_SERVER_REQUESTS;
+    wait_until("the cap", || t.server_requests_running() == cap).await;
+    // Held there while the handler answers none: the rest wait unread.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(t.server_requests_running(), cap);
+    gate.open.add_permits(FLOOD);
+    for i in 0..FLOOD {
+        let answer = server.wait_client_response(&format!("p{i}")).await;
+        assert_eq!(answer["result"], json!({}), "{answer}");
+    }
+    wait_until("no request running", || t.server_requests_running() == 0).await;
+    assert_eq!(gate.most.load(Ordering::SeqCst) as usize, cap);
+    bounded("close", t.close()).await;
 }

@@ -1,10 +1,15 @@
 //! What travels over the pipes: responses, notifications, server requests, bad lines.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::SeqCst;
 
 use crate::common::*;
-use mcp_jsonrpc::{IdFormat, NoopHandler, RequestOptions};
-use mcp_types::to_raw;
+use mcp_jsonrpc::{
+    BoxFuture, DEFAULT_MAX_SERVER_REQUESTS, IdFormat, NoopHandler, RequestOptions,
+    ServerRequestOutcome, TransportHandler,
+};
+use mcp_types::{Request, to_raw};
 use serde_json::{Value, json};
 
 fn parse(raw: &mcp_types::RawResult) -> Value {
@@ -464,5 +469,99 @@ cat >/dev/null"#);
     );
     // Reported to the caller, not also to the handler.
     assert!(recorder.errors().is_empty(), "{:?}", recorder.errors());
+    bounded(t.close()).await;
+}
+
+/// What [`Gate`] saw: requests held now, the most held at once, requests answered.
+struct GateState {
+    open: tokio::sync::Semaphore,
+    running: AtomicUsize,
+    most: AtomicUsize,
+    answered: AtomicUsize,
+}
+
+/// Holds every server request until the test opens the gate.
+#[derive(Clone)]
+struct Gate(Arc<GateState>);
+
+impl Gate {
+    fn closed() -> Self {
+        Self(Arc::new(GateState {
+            open: tokio::sync::Semaphore::new(0),
+            running: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            answered: AtomicUsize::new(0),
+        }))
+    }
+}
+
+impl TransportHandler for Gate {
+    fn on_request(&self, _request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
+        let state = Arc::clone(&self.0);
+        let now = state.running.fetch_add(1, SeqCst) + 1;
+        state.most.fetch_max(now, SeqCst);
+        Box::pin(async move {
+            // Each request takes a permit for good: the test adds one per request to let go.
+            if let Ok(permit) = state.open.acquire().await {
+                permit.forget();
+            }
+            state.running.fetch_sub(1, SeqCst);
+            state.answered.fetch_add(1, SeqCst);
+            ServerRequestOutcome::Reply(Ok(to_raw(&json!({})).unwrap()))
+        })
+    }
+}
+
+/// A server that writes 8,000 pings at once (about 350 KB, far more than the pipe and the
+/// reader's buffer hold) gets at most [`DEFAULT_MAX_SERVER_REQUESTS`] of them answered at a
+/// time: past that the client stops reading, so the server's writes block (back-pressure)
+/// instead of the client queueing them all. Once the handler answers, every ping is
+/// answered and the session still works.
+#[tokio::test]
+async fn a_flood_of_server_requests_is_capped_and_stops_the_reading() {
+    const PINGS: usize = 8_000;
+    let dir = TempDir::new();
+    let done = dir.file("done");
+    let replies = dir.file("replies");
+    let script = format!(
+        // A background job's stdin is /dev/null unless it is given explicitly (POSIX sh).
+        r#"exec 3<&0
+cat <&3 > '{replies}' &
+seq 1 {PINGS} | sed 's/.*/{{"jsonrpc":"2.0","id":&,"method":"ping"}}/'
+echo > '{done}'
+wait"#,
+        replies = replies.display(),
+        done = done.display(),
+    );
+    let gate = Gate::closed();
+    let t = start(sh(&script), Arc::new(gate.clone())).await;
+    let state = &gate.0;
+    eventually("the cap to be reached", || {
+        state.running.load(SeqCst) == DEFAULT_MAX_SERVER_REQUESTS
+    })
+    .await;
+    // The server is blocked writing: it cannot get past its 8,000 lines while the client
+    // reads none. (Checked a few times over 200 ms; nothing waits on it to fail.)
+    for _ in 0..10 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(
+            !done.exists(),
+            "the server wrote every ping: nothing held it back"
+        );
+        assert_eq!(t.server_requests_running(), DEFAULT_MAX_SERVER_REQUESTS);
+    }
+    state.open.add_permits(PINGS);
+    eventually("every ping answered", || {
+        state.answered.load(SeqCst) == PINGS
+    })
+    .await;
+    eventually("the server finished writing", || done.exists()).await;
+    eventually("every reply delivered", || {
+        read(&replies).lines().count() == PINGS
+    })
+    .await;
+    assert_eq!(state.most.load(SeqCst), DEFAULT_MAX_SERVER_REQUESTS);
+    assert_eq!(t.server_requests_running(), 0);
+    assert!(t.is_connected());
     bounded(t.close()).await;
 }

@@ -640,6 +640,22 @@ async fn handle_post(state: &Arc<State>, faults: &Faults, body: &str) -> Respons
             });
             response
         }
+        "test/undecodable_then_hang" => {
+            // An answer whose `data` is nested past serde_json's recursion limit, as one SSE
+            // event; then the stream stays open.
+            let depth = 100_000;
+            let answer = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":1,"message":"x","data":{}{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            let (response, tx) = sse_response();
+            tokio::spawn(async move {
+                let _ = tx.send(Bytes::from(format!("data: {answer}\n\n")));
+                tx.closed().await;
+            });
+            response
+        }
         "test/drop_after_priming" => {
             let n = state.next_event.fetch_add(1, Ordering::SeqCst) + 1;
             let prime_id = format!("ev-{n}");
