@@ -65,7 +65,7 @@ pub(crate) async fn send(
         let status = response.status().as_u16();
         let location = mcp_http::header_str(&response, "location").map(str::to_owned);
         let body = read_body_bounded(response.into_body(), BODY_LIMIT).await?;
-        Ok::<_, mcp_jsonrpc::Error>(Answer {
+        Ok::<_, mcp_http::Error>(Answer {
             status,
             location,
             body,

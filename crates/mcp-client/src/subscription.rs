@@ -2,7 +2,8 @@
 //! `basic/patterns/subscriptions`), the modern replacement for the HTTP GET stream and
 //! `resources/subscribe`.
 
-use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
+use crate::Error;
+use mcp_jsonrpc::{CancelToken, RequestOptions};
 use mcp_types::subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
 use mcp_types::{Era, methods};
 use tokio::task::JoinHandle;

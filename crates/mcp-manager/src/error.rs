@@ -124,10 +124,8 @@ impl ManagerError {
     /// [`McpManager::login`](crate::McpManager::login).
     pub fn needs_login(&self) -> bool {
         match self {
-            Self::Client {
-                source: mcp_client::Error::Authorization { login_required, .. },
-                ..
-            } => *login_required,
+            // An auth hook (the OAuth provider) reported that a person must log in.
+            Self::Client { source, .. } => source.login_required().unwrap_or(false),
             #[cfg(feature = "oauth")]
             Self::OAuth {
                 source: mcp_client::oauth::AuthError::LoginRequired { .. },
