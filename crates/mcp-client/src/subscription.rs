@@ -67,7 +67,7 @@ impl Client {
             });
         }
         let params = mcp_types::to_raw(&SubscriptionsListenRequestParams::new(filter))
-            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))?;
         let cancel = CancelToken::new();
         let options = RequestOptions::new()
             .with_timeout(std::time::Duration::ZERO)

@@ -80,8 +80,9 @@ impl Error {
         Self::TransportClosed { detail: None }
     }
 
-    /// Whether the connection is gone and a reconnect may help: closed, refused, session
-    /// expired. Timeouts, cancellations and JSON-RPC errors are not retryable this way.
+    /// Whether the connection is gone and a reconnect may help: closed, broken, or a
+    /// transport error its transport calls so (refused, session expired, stream ended).
+    /// Timeouts, cancellations and JSON-RPC errors are not retryable this way.
     pub fn is_retryable_connection(&self) -> bool {
         matches!(self, Self::TransportClosed { .. } | Self::Io(_))
             || self
@@ -126,8 +127,9 @@ impl Error {
         }
     }
 
-    /// A short, stable name for the kind of error (`"timeout"`, `"http"`, ...), for
-    /// machine-readable output.
+    /// A short, stable name for the kind of error (`"timeout"`, `"rpc"`, ...), for
+    /// machine-readable output; a transport error answers with its own (`"http"`,
+    /// `"connect"`, `"spawn"`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Timeout { .. } => "timeout",
