@@ -105,7 +105,7 @@ pub enum AuthError {
     Config(String),
     /// An HTTP request to the authorization server or the resource failed.
     #[error("{0}")]
-    Http(#[from] mcp_jsonrpc::Error),
+    Http(#[from] mcp_http::Error),
 }
 
 impl AuthError {
@@ -115,7 +115,7 @@ impl AuthError {
     }
 }
 
-impl From<AuthError> for mcp_jsonrpc::Error {
+impl From<AuthError> for mcp_http::Error {
     fn from(error: AuthError) -> Self {
         match error {
             AuthError::Http(inner) => inner,

@@ -68,7 +68,7 @@ pub(crate) async fn send(
         let location = mcp_http::header_str(&response, "location").map(str::to_owned);
         let dpop_nonce = mcp_http::header_str(&response, "dpop-nonce").map(str::to_owned);
         let body = read_body_bounded(response.into_body(), BODY_LIMIT).await?;
-        Ok::<_, mcp_jsonrpc::Error>(Answer {
+        Ok::<_, mcp_http::Error>(Answer {
             status,
             location,
             dpop_nonce,

@@ -53,7 +53,7 @@ struct Session {
 ///
 /// Without an [`AuthorizationVisitor`] it never starts an authorization a person must
 /// approve: a request that needs one fails with
-/// [`Error::Authorization`](mcp_jsonrpc::Error::Authorization) (`login_required`), and
+/// [`Error::Authorization`](mcp_http::Error::Authorization) (`login_required`), and
 /// [`login`](Self::login) is how the application runs it (with a visitor).
 pub struct OAuthProvider {
     server: Url,
@@ -455,7 +455,7 @@ impl AuthHook for OAuthProvider {
     fn on_auth_failure<'a>(
         &'a self,
         failure: AuthFailure<'a>,
-    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
+    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_http::Error>> {
         Box::pin(async move {
             Ok(self
                 .handle_failure(
@@ -469,14 +469,14 @@ impl AuthHook for OAuthProvider {
         })
     }
 
-    fn headers(&self) -> BoxFuture<'_, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
+    fn headers(&self) -> BoxFuture<'_, Result<Option<AuthHeaders>, mcp_http::Error>> {
         Box::pin(async move { Ok(self.current_headers(None).await?) })
     }
 
     fn headers_for<'a>(
         &'a self,
         request: AuthRequest<'a>,
-    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_jsonrpc::Error>> {
+    ) -> BoxFuture<'a, Result<Option<AuthHeaders>, mcp_http::Error>> {
         Box::pin(async move { Ok(self.current_headers(Some(request)).await?) })
     }
 

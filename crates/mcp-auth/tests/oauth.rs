@@ -298,7 +298,7 @@ fn provider(server: &Server, visitor: bool) -> Arc<OAuthProvider> {
 }
 
 /// POST to /mcp through an `HttpSender` with `hook`; the status.
-async fn post(server: &Server, sender: &HttpSender) -> Result<u16, mcp_jsonrpc::Error> {
+async fn post(server: &Server, sender: &HttpSender) -> Result<u16, mcp_http::Error> {
     let url: Url = format!("{}/mcp", server.base).parse().unwrap();
     let uri: http::Uri = url.as_str().parse().unwrap();
     let response = sender
@@ -365,7 +365,7 @@ async fn without_a_visitor_a_401_is_a_typed_login_required_error() {
     assert!(
         matches!(
             err,
-            mcp_jsonrpc::Error::Authorization {
+            mcp_http::Error::Authorization {
                 login_required: true,
                 ..
             }

@@ -261,10 +261,8 @@ impl CliError {
     /// Whether the server refused for want of authorization and a login would help: the
     /// OAuth provider found no usable token (login required), or a bare 401.
     pub(crate) fn needs_login(&self) -> bool {
-        let client_needs = |e: &mcp_client::Error| match e {
-            mcp_client::Error::Authorization { login_required, .. } => *login_required,
-            mcp_client::Error::Http { status: 401, .. } => true,
-            _ => false,
+        let client_needs = |e: &mcp_client::Error| {
+            e.login_required().unwrap_or(false) || e.http_status() == Some(401)
         };
         match self {
             Self::Explained { error, .. } => error.needs_login(),

@@ -1,6 +1,6 @@
 //! Which server capability each method needs (`basic/lifecycle`: use only what was negotiated).
 
-use mcp_jsonrpc::Error;
+use crate::Error;
 use mcp_types::{ServerCapabilities, methods};
 
 /// Check that the server declared what `method` needs; `ping` and unknown methods pass.

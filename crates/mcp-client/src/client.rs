@@ -3,9 +3,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use mcp_jsonrpc::{
-    Error, Inbox, RequestOptions, Session, SessionOptions, Transport, TransportHandler,
-};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::{Inbox, RequestOptions, Session, SessionOptions, Transport, TransportHandler};
 use mcp_types::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult, Era,
     GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
@@ -32,7 +31,7 @@ use crate::{ClientOptions, ServerNotification};
 /// Cheap to clone; clones share the connection. Requests may run concurrently.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), mcp_jsonrpc::Error> {
+/// # async fn demo() -> Result<(), mcp_client::Error> {
 /// use mcp_client::{Client, ClientOptions, ServerConfig};
 ///
 /// let config = ServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-everything"]);
@@ -88,7 +87,7 @@ impl Client {
     where
         T: Transport,
         F: FnOnce(Inbox) -> Fut,
-        Fut: std::future::Future<Output = Result<T, Error>>,
+        Fut: std::future::Future<Output = Result<T, SessionError>>,
     {
         let dispatcher = Dispatcher::new(options);
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
@@ -245,7 +244,7 @@ impl Client {
         // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
         let retry_params = self.inner.connection.http.is_some().then(|| params.clone());
         match session.request(method, params, options.clone()).await {
-            Err(Error::SessionExpired { .. }) if retry_params.is_some() => {
+            Err(e) if retry_params.is_some() && crate::error::session_expired(&e) => {
                 self.reinitialize(generation).await?;
                 session
                     .request(method, retry_params.flatten(), options)
@@ -253,7 +252,7 @@ impl Client {
             }
             other => other,
         }
-        .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
+        .map_err(|e| crate::closed::with_stderr_tail(e.into(), || self.stderr_tail()))
     }
 
     /// Send a request with typed params and decode its result into `R`.
@@ -263,8 +262,11 @@ impl Client {
         params: &P,
         options: RequestOptions,
     ) -> Result<R, Error> {
-        let params = mcp_types::to_raw(params)
-            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
+        let params = mcp_types::to_raw(params).map_err(|e| {
+            Error::Session(SessionError::InvalidArgument(format!(
+                "cannot encode params: {e}"
+            )))
+        })?;
         let raw = self.request_raw(method, Some(params), options).await?;
         decode(method, &raw)
     }
@@ -278,11 +280,12 @@ impl Client {
         if let Some(modern) = &self.inner.modern {
             modern.refuse_removed(method)?;
         }
-        let params = params
-            .map(mcp_types::to_raw)
-            .transpose()
-            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
-        self.inner.connection.session.notify(method, params).await
+        let params = params.map(mcp_types::to_raw).transpose().map_err(|e| {
+            Error::Session(SessionError::InvalidArgument(format!(
+                "cannot encode params: {e}"
+            )))
+        })?;
+        Ok(self.inner.connection.session.notify(method, params).await?)
     }
 
     async fn reinitialize(&self, seen_generation: u64) -> Result<(), Error> {
@@ -350,9 +353,9 @@ impl Client {
             Some(serde_json::Value::Object(map)) => params = params.with_arguments(map),
             Some(serde_json::Value::Null) | None => {}
             Some(other) => {
-                return Err(Error::InvalidArgument(format!(
+                return Err(Error::Session(SessionError::InvalidArgument(format!(
                     "tool arguments must be a JSON object, not {other}"
-                )));
+                ))));
             }
         }
         self.call_tool_with(params, RequestOptions::new()).await
@@ -375,7 +378,7 @@ impl Client {
         let result = match self.call_tool_once(&params, options.clone()).await {
             // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
             // than the last listing gave; list the tools again and retry once.
-            Err(Error::Rpc(e))
+            Err(Error::Session(SessionError::Rpc(e)))
                 if e.code == mcp_types::error_codes::HEADER_MISMATCH
                     && self.inner.modern.as_ref().is_some_and(|m| m.http) =>
             {
@@ -397,15 +400,16 @@ impl Client {
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
         let params = mcp_types::to_raw(params)
-            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))?;
         let raw = self
             .request_raw(methods::TOOLS_CALL, Some(params), options)
             .await?;
-        raw.decode_tool_result()
-            .map_err(|source| Error::InvalidResult {
+        raw.decode_tool_result().map_err(|source| {
+            Error::Session(SessionError::InvalidResult {
                 method: methods::TOOLS_CALL.to_owned(),
                 source,
             })
+        })
     }
 
     // --- For `tasks/` (task-augmented tool calls): what they need of the client's state.
@@ -578,7 +582,11 @@ impl Client {
         let params = cursor
             .map(|c| mcp_types::to_raw(&PaginatedRequestParams::default().with_cursor(c)))
             .transpose()
-            .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))?;
+            .map_err(|e| {
+                Error::Session(SessionError::InvalidArgument(format!(
+                    "cannot encode params: {e}"
+                )))
+            })?;
         self.request_raw(method, params, RequestOptions::new())
             .await
     }
@@ -599,11 +607,12 @@ impl Client {
         let max_bytes = self.inner.dispatcher.options().max_listing_bytes;
         pages::collect(method, max_bytes, |cursor| async {
             let raw = self.paged_raw(method, cursor).await?;
-            let (items, next_cursor) =
-                pages::raw_page(raw.get(), key).map_err(|source| Error::InvalidResult {
+            let (items, next_cursor) = pages::raw_page(raw.get(), key).map_err(|source| {
+                Error::Session(SessionError::InvalidResult {
                     method: method.to_owned(),
                     source,
-                })?;
+                })
+            })?;
             Ok(Page {
                 items,
                 next_cursor,
@@ -635,8 +644,10 @@ impl Client {
 }
 
 pub(crate) fn decode<R: DeserializeOwned>(method: &str, raw: &RawResult) -> Result<R, Error> {
-    raw.decode().map_err(|source| Error::InvalidResult {
-        method: method.to_owned(),
-        source,
+    raw.decode().map_err(|source| {
+        Error::Session(SessionError::InvalidResult {
+            method: method.to_owned(),
+            source,
+        })
     })
 }

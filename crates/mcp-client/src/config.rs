@@ -7,7 +7,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_jsonrpc::{Error, IdFormat};
+use crate::Error;
+use mcp_jsonrpc::IdFormat;
 use serde::{Deserialize, Serialize};
 
 /// How to reach one MCP server.

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use mcp_jsonrpc::{Error, TransportHandler};
+use crate::Error;
+use mcp_jsonrpc::TransportHandler;
 
 use crate::config::{ServerConfig, TransportKind};
 use crate::connection::Connection;

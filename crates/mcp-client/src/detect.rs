@@ -6,7 +6,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_jsonrpc::{BoxFuture, Error, ServerRequestOutcome, TransportHandler};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::{BoxFuture, ServerRequestOutcome, TransportHandler};
 use mcp_types::{Notification, Request};
 
 use crate::Client;
@@ -19,7 +20,9 @@ const FALLBACK_STATUSES: [u16; 3] = [400, 404, 405];
 
 /// Whether a failed Streamable HTTP handshake should fall back to legacy SSE.
 pub(crate) fn falls_back(error: &Error) -> bool {
-    matches!(error, Error::Http { status, .. } if FALLBACK_STATUSES.contains(status))
+    error
+        .http_status()
+        .is_some_and(|s| FALLBACK_STATUSES.contains(&s))
 }
 
 pub(crate) async fn connect_auto(
@@ -102,7 +105,7 @@ impl TransportHandler for Probe {
         self.dispatcher.on_request(request)
     }
 
-    fn on_error(&self, error: &Error) {
+    fn on_error(&self, error: &SessionError) {
         self.dispatcher.on_error(error);
     }
 
@@ -123,12 +126,13 @@ mod tests {
     use super::*;
 
     fn http(status: u16) -> Error {
-        Error::Http {
+        mcp_http::Error::Status {
             status,
             body: String::new(),
             www_authenticate: None,
             auth_server: None,
         }
+        .into()
     }
 
     #[test]
@@ -139,7 +143,7 @@ mod tests {
         for status in [401, 403, 406, 415, 500, 502] {
             assert!(!falls_back(&http(status)), "{status}");
         }
-        assert!(!falls_back(&Error::Connect("refused".into())));
+        assert!(!falls_back(&mcp_http::Error::connect("refused").into()));
         assert!(!falls_back(&Error::closed()));
     }
 

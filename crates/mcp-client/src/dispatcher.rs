@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-use mcp_jsonrpc::{BoxFuture, CancelToken, Error, ServerRequestOutcome, TransportHandler};
+use crate::SessionError;
+use mcp_jsonrpc::{BoxFuture, CancelToken, ServerRequestOutcome, TransportHandler};
 use mcp_types::{
     CancelledNotificationParams, ElicitRequestParams, ErrorObject, ListRootsResult, Notification,
     RawValue, Request, RequestId, Root, error_codes, methods,
@@ -222,7 +223,7 @@ impl TransportHandler for Dispatcher {
         })
     }
 
-    fn on_error(&self, error: &Error) {
+    fn on_error(&self, error: &SessionError) {
         tracing::debug!(target: "mcp::client", %error, "transport reported an error");
     }
 

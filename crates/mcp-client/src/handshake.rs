@@ -8,7 +8,8 @@
 //!   the transport set up (HTTP: protocol header, GET stream), then
 //!   `notifications/initialized`. Nothing else is sent before the answer arrives.
 
-use mcp_jsonrpc::{Error, RequestOptions};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::RequestOptions;
 use mcp_types::{
     DiscoverResult, Era, Implementation, InitializeRequestParams, InitializeResult,
     MODERN_PROTOCOL_VERSIONS, best_common_version, error_codes, is_supported_version, methods,
@@ -108,7 +109,7 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
             .await;
         let raw = match outcome {
             Ok(raw) => raw,
-            Err(Error::Rpc(e)) if e.code == error_codes::UNSUPPORTED_PROTOCOL_VERSION => {
+            Err(SessionError::Rpc(e)) if e.code == error_codes::UNSUPPORTED_PROTOCOL_VERSION => {
                 let offered = supported_in(e.data.as_ref());
                 match best_common_version(&offered, Some(Era::Modern)) {
                     Some(v) if attempt == 0 => {
@@ -122,13 +123,16 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
                     _ => return Err(Probe::Modern(Error::NoCommonVersion { offered })),
                 }
             }
-            Err(Error::Rpc(e)) if error_codes::is_modern_error(e.code) => {
-                return Err(Probe::Modern(Error::Rpc(e)));
+            Err(SessionError::Rpc(e)) if error_codes::is_modern_error(e.code) => {
+                return Err(Probe::Modern(SessionError::Rpc(e).into()));
             }
-            Err(e @ (Error::TransportClosed { .. } | Error::Spawn { .. })) => {
+            Err(e)
+                if matches!(e, SessionError::TransportClosed { .. })
+                    || crate::error::spawn_failed(&e) =>
+            {
                 return Err(Probe::Modern(explain_early_close(connection, e)));
             }
-            Err(e) => return Err(Probe::Legacy(e)),
+            Err(e) => return Err(Probe::Legacy(e.into())),
         };
         let result: DiscoverResult =
             decode(methods::SERVER_DISCOVER, &raw).map_err(Probe::Legacy)?;
@@ -193,7 +197,7 @@ pub(crate) async fn initialize(
         options.capabilities(),
         options.client_info.clone(),
     );
-    let params = mcp_types::to_raw(&params).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let params = mcp_types::to_raw(&params).map_err(|e| Error::invalid_argument(e.to_string()))?;
     let raw = match connection
         .session
         .request(
@@ -232,21 +236,21 @@ pub(crate) async fn initialize(
 /// A server that dies before answering `initialize`, or never answers it, is the most
 /// common setup mistake (a wrong path, a missing API key): say so, with what it wrote to
 /// stderr.
-fn explain_early_close(connection: &Connection, error: Error) -> Error {
+fn explain_early_close(connection: &Connection, error: SessionError) -> Error {
     let reason = match error {
-        Error::Timeout { after, .. } => {
+        SessionError::Timeout { after, .. } => {
             return Error::HandshakeTimeout {
                 after,
                 stderr_tail: connection.stderr_tail(),
             };
         }
-        Error::TransportClosed { detail } => {
+        SessionError::TransportClosed { detail } => {
             detail.unwrap_or_else(|| "the server closed the connection".into())
         }
-        Error::Io(e) if !connection.session.is_connected() => {
+        SessionError::Io(e) if !connection.session.is_connected() => {
             format!("the server closed the connection ({e})")
         }
-        other => return other,
+        other => return other.into(),
     };
     Error::ClosedDuringHandshake {
         reason,

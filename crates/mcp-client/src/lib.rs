@@ -43,6 +43,7 @@ mod connect;
 mod connection;
 mod detect;
 mod dispatcher;
+mod error;
 mod handlers;
 mod handshake;
 mod modern;
@@ -57,6 +58,7 @@ pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
+pub use error::{Error, Result, SessionError};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
 /// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
 /// [`OAuthProvider`](mcp_auth::OAuthProvider) to
@@ -64,7 +66,7 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 #[cfg(feature = "oauth")]
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
-    CancelToken, Error, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
+    CancelToken, IdFormat, PaginationAbort, RawResultSlot, RequestOptions, TransportError,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};

@@ -1,6 +1,6 @@
 //! Notifications from the server, as subscribers receive them.
 
-use mcp_jsonrpc::Error;
+use crate::{Error, SessionError};
 use mcp_types::RawValue;
 use serde::de::DeserializeOwned;
 
@@ -38,9 +38,11 @@ impl ServerNotification {
     /// Decode the params (absent params decode as `{}`).
     pub fn params_as<T: DeserializeOwned>(&self) -> Result<T, Error> {
         let text = self.params.as_deref().map_or("{}", RawValue::get);
-        serde_json::from_str(text).map_err(|source| Error::InvalidResult {
-            method: self.method.clone(),
-            source,
+        serde_json::from_str(text).map_err(|source| {
+            Error::Session(SessionError::InvalidResult {
+                method: self.method.clone(),
+                source,
+            })
         })
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_jsonrpc::Error;
+use crate::Error;
 use mcp_types::{CallToolResult, Tool};
 
 /// The longest validator message kept in an error, in bytes: validator messages quote the

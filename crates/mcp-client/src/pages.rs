@@ -10,7 +10,8 @@
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 
-use mcp_jsonrpc::{Error, PaginationAbort};
+use crate::Error;
+use mcp_jsonrpc::PaginationAbort;
 use serde_json::value::RawValue;
 
 /// The most pages a `list_all_*` call follows, whatever their size.

@@ -2,7 +2,8 @@
 //! `basic/patterns/subscriptions`), the modern replacement for the HTTP GET stream and
 //! `resources/subscribe`.
 
-use mcp_jsonrpc::{CancelToken, Error, RequestOptions};
+use crate::Error;
+use mcp_jsonrpc::{CancelToken, RequestOptions};
 use mcp_types::subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
 use mcp_types::{Era, methods};
 use tokio::task::JoinHandle;
@@ -66,7 +67,7 @@ impl Client {
             });
         }
         let params = mcp_types::to_raw(&SubscriptionsListenRequestParams::new(filter))
-            .map_err(|e| Error::Protocol(format!("cannot encode params: {e}")))?;
+            .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))?;
         let cancel = CancelToken::new();
         let options = RequestOptions::new()
             .with_timeout(std::time::Duration::ZERO)

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use mcp_jsonrpc::{BoxFuture, Error};
+use mcp_jsonrpc::BoxFuture;
+
+use crate::Error;
 
 /// Headers the hook supplies: (name, value) pairs, such as `Authorization: Bearer ...`.
 pub type AuthHeaders = Vec<(String, String)>;

@@ -5,27 +5,27 @@ use http::Response;
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
 
+use crate::Error;
 use crate::ResponseBody;
-use mcp_jsonrpc::Error;
 
-/// How much of an error page is kept in [`Error::Http`]'s body.
+/// How much of an error page is kept in [`Error::Status`]'s body.
 pub const ERROR_BODY_LIMIT: usize = 4096;
 
-/// Read a whole body, failing with [`Error::MessageTooLarge`] as soon as it grows past
+/// Read a whole body, failing with [`Error::TooLarge`] as soon as it grows past
 /// `limit` bytes (the rest is not read).
 pub async fn read_body_bounded(mut body: ResponseBody, limit: usize) -> Result<Bytes, Error> {
     // With a Content-Length the size is known up front: refuse an oversized body before
     // reading it, and allocate once instead of growing (and copying) as frames arrive.
     let expected = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
     if expected > limit {
-        return Err(Error::MessageTooLarge { limit });
+        return Err(Error::TooLarge { limit });
     }
     let mut buf = BytesMut::with_capacity(expected);
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(body_error)?;
         if let Ok(data) = frame.into_data() {
             if buf.len() + data.len() > limit {
-                return Err(Error::MessageTooLarge { limit });
+                return Err(Error::TooLarge { limit });
             }
             buf.extend_from_slice(&data);
         }
@@ -79,7 +79,7 @@ pub fn header_str<'a, B>(response: &'a Response<B>, name: &str) -> Option<&'a st
     response.headers().get(name).and_then(|v| v.to_str().ok())
 }
 
-/// Build [`Error::Http`] from a non-2xx response: status, the first
+/// Build [`Error::Status`] from a non-2xx response: status, the first
 /// [`ERROR_BODY_LIMIT`] bytes of the body (lossy UTF-8), and the `WWW-Authenticate` and
 /// `Mcp-Auth-Server` hints.
 pub async fn http_error(response: Response<ResponseBody>) -> Error {
@@ -88,7 +88,7 @@ pub async fn http_error(response: Response<ResponseBody>) -> Error {
     let auth_server = header_str(&response, "mcp-auth-server").map(str::to_owned);
     let body = read_body_prefix(response.into_body(), ERROR_BODY_LIMIT).await;
     let body = String::from_utf8_lossy(&body).trim().to_owned();
-    Error::Http {
+    Error::Status {
         status,
         body,
         www_authenticate,
@@ -132,10 +132,7 @@ mod tests {
         ])
         .await;
         let err = read_body_bounded(r.into_body(), 1000).await.unwrap_err();
-        assert!(
-            matches!(err, Error::MessageTooLarge { limit: 1000 }),
-            "{err}"
-        );
+        assert!(matches!(err, Error::TooLarge { limit: 1000 }), "{err}");
     }
 
     #[tokio::test]
@@ -185,14 +182,14 @@ mod tests {
             LAST_CHUNK.to_vec(),
         ])
         .await;
-        let Error::Http {
+        let Error::Status {
             status,
             body,
             www_authenticate,
             auth_server,
         } = http_error(r).await
         else {
-            panic!("expected Error::Http");
+            panic!("expected Error::Status");
         };
         assert_eq!(status, 401);
         assert_eq!(body.len(), ERROR_BODY_LIMIT);

@@ -10,6 +10,7 @@ use http_body_util::Full;
 use mcp_types::{Message, MessageError, RawValue, RequestId, encode_request};
 use url::Url;
 
+use crate::Error as HttpError;
 use crate::{DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream};
 use crate::{http_error, read_body_bounded};
 use mcp_jsonrpc::{CancelToken, Error};
@@ -130,7 +131,7 @@ impl CallMcpOptions {
 /// The reply body may be JSON, or an SSE stream, of which the first event carrying a
 /// JSON-RPC response is taken (its `data:` lines joined; notifications before it are
 /// skipped; the stream is not read further). Errors: non-2xx is
-/// [`Error::Http`]; a body that is not JSON is [`Error::Parse`]; an empty body or a stream
+/// [`Error::Status`](crate::Error::Status); a body that is not JSON is [`Error::Parse`]; an empty body or a stream
 /// without a response is [`Error::NoResponse`]; the timeout (60 s by default) is
 /// [`Error::Timeout`]; the caller's token is [`Error::Cancelled`].
 ///
@@ -213,7 +214,7 @@ async fn exchange(
     let uri: http::Uri = url
         .as_str()
         .parse()
-        .map_err(|e| Error::Config(format!("invalid MCP URL: {e}")))?;
+        .map_err(|e| HttpError::Config(format!("invalid MCP URL: {e}")))?;
     let build = |uri: &http::Uri| {
         Request::builder()
             .method(Method::POST)
@@ -221,11 +222,11 @@ async fn exchange(
             .header(ACCEPT, "application/json, text/event-stream")
             .header(CONTENT_TYPE, "application/json")
             .body(Full::new(frame.clone()))
-            .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))
+            .map_err(|e| HttpError::Config(format!("cannot build the HTTP request: {e}")))
     };
     let response = sender.send(url, &uri, build, |_| {}).await?;
     if !response.status().is_success() {
-        return Err(http_error(response).await);
+        return Err(http_error(response).await.into());
     }
     let is_sse = response
         .headers()
@@ -264,7 +265,7 @@ async fn first_response(stream: &mut SseStream, limit: usize) -> Result<Option<S
     while let Some(event) = stream.next_event().await? {
         read = read.saturating_add(event.data.len());
         if read > limit {
-            return Err(Error::MessageTooLarge { limit });
+            return Err(HttpError::TooLarge { limit }.into());
         }
         if matches!(
             Message::from_slice(event.data.as_bytes()),
@@ -334,7 +335,10 @@ mod tests {
         let note = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n";
         let err = first_of(&[note, note, note], 100).await.unwrap_err();
         assert!(
-            matches!(err, Error::MessageTooLarge { limit: 100 }),
+            matches!(
+                err.transport_error::<HttpError>(),
+                Some(HttpError::TooLarge { limit: 100 })
+            ),
             "{err}"
         );
     }

@@ -19,10 +19,10 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
+use crate::Error;
 use crate::connector::ProxyConnector;
 use crate::h1_pool::{self, H1Pool};
 use crate::response_body::ResponseBody;
-use mcp_jsonrpc::Error;
 
 /// Where proxy settings come from.
 #[derive(Clone, Default)]
@@ -222,7 +222,7 @@ impl HttpClient {
         }
         let response = self.inner.request(request).await.map_err(|e| {
             if e.is_connect() {
-                Error::Connect(error_chain(&e))
+                Error::connect_from(error_chain(&e), e)
             } else {
                 Error::Io(std::io::Error::other(error_chain(&e)))
             }

@@ -22,10 +22,10 @@ use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
+use crate::Error;
 use crate::client::error_chain;
 use crate::response_body::ResponseBody;
 use crate::sync::lock;
-use mcp_jsonrpc::Error;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
@@ -265,18 +265,19 @@ fn host_value(uri: &Uri) -> Result<HeaderValue, Error> {
 async fn connect(origin: &Authority) -> Result<Sender, Error> {
     let shown = origin.host();
     let port = origin.port_u16().unwrap_or(80);
-    let stream = tcp_connect(shown, port)
-        .await
-        .map_err(|e| Error::Connect(format!("tcp connect to {shown}:{port} failed: {e}")))?;
+    let stream = tcp_connect(shown, port).await.map_err(|e| {
+        Error::connect_from(format!("tcp connect to {shown}:{port} failed: {e}"), e)
+    })?;
     if let Err(e) = stream.set_nodelay(true) {
         // As hyper-util's connector does: slower small exchanges, but a working connection.
         tracing::debug!(error = %e, "could not set TCP_NODELAY");
     }
     let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|e| {
-        Error::Connect(format!(
+        let message = format!(
             "HTTP/1.1 handshake with {shown}:{port} failed: {}",
             error_chain(&e)
-        ))
+        );
+        Error::connect_from(message, e)
     })?;
     // One task per connection, for its whole life: it ends when the server closes the
     // connection, or when the sender (pooled or leased) and any body being read are dropped.
@@ -532,10 +533,18 @@ mod tests {
         let err = bounded(call(&client(None), &format!("http://{addr}/mcp")))
             .await
             .unwrap_err();
-        let Error::Connect(message) = &err else {
+        let Error::Connect { message, source } = &err else {
             panic!("expected Error::Connect, got {err:?}");
         };
         assert!(message.contains(&addr.to_string()), "{message}");
+        // The root cause stays reachable: the refused TCP connect itself.
+        let io = source
+            .as_deref()
+            .and_then(|s| s.downcast_ref::<std::io::Error>());
+        assert_eq!(
+            io.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::ConnectionRefused)
+        );
     }
 
     #[tokio::test]

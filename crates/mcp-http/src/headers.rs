@@ -8,7 +8,7 @@ use std::fmt;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use mcp_jsonrpc::Error;
+use crate::Error;
 
 /// Whether `a` and `b` have the same origin: scheme, host and port (default ports filled in).
 ///

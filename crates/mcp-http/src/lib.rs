@@ -1,5 +1,6 @@
 //! The HTTP client pieces the Streamable HTTP and legacy SSE transports share (layer 2,
-//! between `mcp-jsonrpc` and the transports). Errors are [`mcp_jsonrpc::Error`].
+//! between `mcp-jsonrpc` and the transports). Its errors are [`Error`], which the session
+//! carries in [`mcp_jsonrpc::Error::Transport`]; [`call_mcp`] returns the session's error.
 //!
 //! What lives where:
 //!
@@ -10,7 +11,8 @@
 //! | `connector.rs` | the connector under TLS that reaches a destination through a proxy (absolute form, `CONNECT` tunnels) |
 //! | `h1_pool.rs` | our HTTP/1.1 pool for plain `http://` origins reached directly |
 //! | `response_body.rs` | [`ResponseBody`]: a response body that gives its pooled connection back at its end |
-//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Http`](mcp_jsonrpc::Error::Http) |
+//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Status`] |
+//! | `error.rs` | [`Error`]: the HTTP layer's error, with `kind()` and `is_*()` helpers |
 //! | `headers.rs` | [`CustomHeaders`], [`RedactedHeaders`], [`same_origin`], [`origin`], [`shown`]: configured headers, redacted, kept on their origin |
 //! | `auth.rs` | [`AuthHook`], [`AuthFailure`], [`AuthRequest`]: credentials on every request, fresh ones after a 401/403 |
 //! | `sender.rs` | [`HttpSender`]: one server's headers, the auth hook's single retry, same-origin redirects; both transports send through it |
@@ -37,6 +39,7 @@ mod call_mcp;
 mod client;
 mod config_builders;
 mod connector;
+mod error;
 mod h1_pool;
 mod headers;
 mod response_body;
@@ -55,6 +58,7 @@ pub use body::{
 };
 pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
+pub use error::Error;
 pub use headers::{CustomHeaders, RedactedHeaders, origin, same_origin, shown};
 pub use response_body::ResponseBody;
 pub use sender::{HttpSender, MAX_REDIRECTS};

@@ -6,11 +6,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
+use crate::Error;
 use bytes::Bytes;
 use http::header::LOCATION;
 use http::{HeaderMap, Request, Response, StatusCode, Uri};
 use http_body_util::Full;
-use mcp_jsonrpc::Error;
 use url::Url;
 
 use crate::sync::lock;
@@ -94,9 +94,9 @@ impl HttpSender {
     ///   configured ones of the same names (for this and every later request) and the
     ///   request is sent once more. When it returns an error, the call fails with it.
     /// - **307/308** to the same origin: followed, with the same method and body, at most
-    ///   [`MAX_REDIRECTS`] times ([`Error::Http`] with the redirect's status beyond that).
+    ///   [`MAX_REDIRECTS`] times ([`Error::Status`] with the redirect's status beyond that).
     ///   A redirect to another origin is not followed, so headers and credentials never go
-    ///   there: [`Error::Http`] naming both origins. Other redirects (301, 302, 303) are
+    ///   there: [`Error::Status`] naming both origins. Other redirects (301, 302, 303) are
     ///   returned like any other status.
     pub async fn send<B, S>(
         &self,
@@ -193,7 +193,7 @@ fn redirect_target(response: &Response<ResponseBody>, from: &Url) -> Result<Opti
         return Ok(None);
     };
     let status = response.status().as_u16();
-    let invalid = || Error::Http {
+    let invalid = || Error::Status {
         status,
         body: format!(
             "redirect from {} has an invalid Location header",
@@ -210,7 +210,7 @@ fn redirect_target(response: &Response<ResponseBody>, from: &Url) -> Result<Opti
 
 /// Refuse a redirect to another origin, or one more than [`MAX_REDIRECTS`].
 fn check_redirect(status: StatusCode, from: &Url, to: &Url, followed: usize) -> Result<(), Error> {
-    let refuse = |body: String| Error::Http {
+    let refuse = |body: String| Error::Status {
         status: status.as_u16(),
         body,
         www_authenticate: None,
@@ -369,8 +369,8 @@ mod tests {
         let err = post(&s, &server.url(&format!("/redirect?status=307&to={to}")))
             .await
             .unwrap_err();
-        let Error::Http { status, body, .. } = &err else {
-            panic!("expected Error::Http, got {err:?}");
+        let Error::Status { status, body, .. } = &err else {
+            panic!("expected Error::Status, got {err:?}");
         };
         assert_eq!(*status, 307);
         let from = format!("http://{}", server.addr);
@@ -391,7 +391,7 @@ mod tests {
         let looping = server.url("/redirect?status=307");
         let err = post(&s, &looping).await.unwrap_err();
         assert!(
-            matches!(&err, Error::Http { status: 307, body, .. } if body.contains("too many redirects")),
+            matches!(&err, Error::Status { status: 307, body, .. } if body.contains("too many redirects")),
             "{err:?}"
         );
         // Three for the first call, then the first request and MAX_REDIRECTS follow-ups.

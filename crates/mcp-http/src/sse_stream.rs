@@ -6,7 +6,9 @@ use std::time::Duration;
 use http_body_util::BodyExt;
 
 use crate::ResponseBody;
-use mcp_jsonrpc::{Error, SseError, SseEvent, SseParser};
+use mcp_jsonrpc::{SseError, SseEvent, SseParser};
+
+use crate::Error;
 
 /// An SSE body being read: hyper body frames go into an [`SseParser`] as they arrive and
 /// events come out one at a time. Memory is bounded by the parser's event limit.
@@ -49,7 +51,7 @@ impl SseStream {
     /// (MCP's priming events) are skipped; their id still counts for
     /// [`last_event_id`](Self::last_event_id).
     ///
-    /// An oversized event is [`Error::MessageTooLarge`]; the stream stays usable (that event
+    /// An oversized event is [`Error::TooLarge`]; the stream stays usable (that event
     /// is skipped), and [`take_oversized_head`](Self::take_oversized_head) gives the start of
     /// its data. A broken connection is [`Error::Io`], after which the stream is over.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, Error> {
@@ -85,7 +87,7 @@ impl SseStream {
                         return Err(match e {
                             SseError::EventTooLarge { limit, head } => {
                                 self.oversized_head = Some(head);
-                                Error::MessageTooLarge { limit }
+                                Error::TooLarge { limit }
                             }
                             // `SseError` is non-exhaustive; a future variant is still an
                             // error in what the server sent.
@@ -166,10 +168,7 @@ mod tests {
         .await;
         let mut stream = SseStream::new(r.into_body(), 100);
         let err = stream.next_event().await.unwrap_err();
-        assert!(
-            matches!(err, Error::MessageTooLarge { limit: 100 }),
-            "{err}"
-        );
+        assert!(matches!(err, Error::TooLarge { limit: 100 }), "{err}");
         let next = stream.next_event().await.unwrap().unwrap();
         assert_eq!(next.data, "small");
     }

@@ -7,7 +7,7 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
 
-use mcp_jsonrpc::Error;
+use crate::Error;
 
 /// The crypto provider: aws-lc-rs with the `aws-lc-rs` feature, else ring with the `ring`
 /// feature (the default), else the process-wide default the application installed.

@@ -1,8 +1,11 @@
-//! The one error type every transport and the client return.
+//! The session's error: what can go wrong with a request, a notification or a connection
+//! at the JSON-RPC level. A transport's own failure rides in [`Error::Transport`].
 
 use std::time::Duration;
 
 use mcp_types::{ErrorObject, MessageError, RequestId};
+
+use crate::{TransportError, TransportFailure};
 
 /// Everything that can go wrong with a request, a notification or a connection.
 ///
@@ -31,40 +34,15 @@ pub enum Error {
         /// What is known about why: an exit status, the last lines of stderr.
         detail: Option<String>,
     },
-    /// The legacy HTTP+SSE event stream ended; requests waiting on it cannot be answered.
-    #[error("Legacy SSE stream closed")]
-    SseStreamClosed,
     /// The server answered with a JSON-RPC error.
     #[error("{0}")]
     Rpc(ErrorObject),
-    /// The server answered with a non-2xx HTTP status.
-    #[error("HTTP {status}: {body}{}", auth_hints(www_authenticate.as_deref(), auth_server.as_deref()))]
-    Http {
-        /// Status code.
-        status: u16,
-        /// Response body (bounded), as text.
-        body: String,
-        /// The `WWW-Authenticate` header, when present.
-        www_authenticate: Option<String>,
-        /// The `Mcp-Auth-Server` header, when present.
-        auth_server: Option<String>,
-    },
-    /// HTTP 404 for a request that carried a session id: the server forgot the session.
-    /// The client answers with a fresh `initialize`.
-    #[error("session expired: the server answered 404 for session {session_id}")]
-    SessionExpired {
-        /// The session id that is no longer valid.
-        session_id: String,
-    },
     /// An SSE reply ended before the response to our request arrived.
     #[error("No response received for request ID {id}")]
     NoResponse {
         /// The id we were waiting for.
         id: RequestId,
     },
-    /// Could not reach the server at all (refused, DNS, TLS handshake).
-    #[error("connection failed: {0}")]
-    Connect(String),
     /// A message or body that is not valid JSON-RPC.
     #[error("parse error: {0}")]
     Parse(#[from] MessageError),
@@ -83,109 +61,6 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
-    /// The server process could not be started.
-    #[error("failed to start MCP server `{command}`: {}{}", if *not_found { "command not found on PATH".to_owned() } else { source.to_string() }, stderr_suffix(stderr_tail.as_deref()))]
-    Spawn {
-        /// The command as configured.
-        command: String,
-        /// The OS error.
-        #[source]
-        source: std::io::Error,
-        /// Whether the command was not found.
-        not_found: bool,
-        /// The last lines the process wrote to stderr, if it got that far.
-        stderr_tail: Option<String>,
-    },
-    /// The server went away before it answered `initialize`.
-    #[error("{reason} before answering initialize{}", stderr_colon(stderr_tail.as_deref()))]
-    ClosedDuringHandshake {
-        /// What happened, e.g. "server exited with status 1".
-        reason: String,
-        /// The last lines of the server's stderr, when it has one.
-        stderr_tail: Option<String>,
-    },
-    /// The server did not answer `initialize` within the request timeout; we disconnected.
-    /// A stdio server that never answers usually says why on stderr (a missing API key, a
-    /// usage message): its last lines are kept here.
-    #[error("the server did not answer initialize within {} ms{}", after.as_millis(), stderr_suffix(stderr_tail.as_deref()))]
-    HandshakeTimeout {
-        /// The timeout that expired.
-        after: Duration,
-        /// The last lines of the server's stderr, when it has one.
-        stderr_tail: Option<String>,
-    },
-    /// The server answered `initialize` with a revision we do not speak; we disconnected.
-    #[error("server chose unsupported protocol revision {version:?} (supported: {})", mcp_types::SUPPORTED_PROTOCOL_VERSIONS.join(", "))]
-    UnsupportedProtocolVersion {
-        /// The revision the server answered with.
-        version: String,
-    },
-    /// The method needs a capability the server did not declare, so it was not sent.
-    #[error("server does not support {method}: capability `{capability}` was not declared")]
-    CapabilityNotSupported {
-        /// The method that was not sent.
-        method: String,
-        /// The missing server capability, e.g. `resources.subscribe`.
-        capability: &'static str,
-    },
-    /// A tool's `structuredContent` does not match the tool's declared `outputSchema`.
-    #[error("structured content of tool {tool:?} does not match its outputSchema: {message}")]
-    OutputSchemaMismatch {
-        /// The tool.
-        tool: String,
-        /// What the validator said.
-        message: String,
-    },
-    /// A `list_all_*` call stopped following `nextCursor` before the listing ended; the
-    /// pages gathered so far are dropped.
-    #[error("{method}: stopped following nextCursor: {reason}")]
-    PaginationAborted {
-        /// The list method, e.g. `tools/list`.
-        method: String,
-        /// Which bound the server ran into.
-        reason: crate::PaginationAbort,
-    },
-    /// The method does not exist in the negotiated revision (2026-07-28 removed `ping`,
-    /// `logging/setLevel`, `resources/subscribe`, ...): refused without a round trip.
-    #[error("{method} is not part of protocol revision {revision}")]
-    NotInRevision {
-        /// The method that was not sent.
-        method: String,
-        /// The negotiated revision.
-        revision: String,
-    },
-    /// The server and the client have no protocol revision in common (a modern server's
-    /// `supportedVersions` or `UnsupportedProtocolVersionError`, or the era the client was
-    /// limited to).
-    #[error("no protocol revision in common with the server (it speaks: {})", if offered.is_empty() { "nothing we know".to_owned() } else { offered.join(", ") })]
-    NoCommonVersion {
-        /// The revisions the server listed.
-        offered: Vec<String>,
-    },
-    /// A multi round-trip request (2026-07-28) still asked for input after this many rounds.
-    #[error("{method}: the server still asked for input after {rounds} rounds")]
-    InputRoundsExceeded {
-        /// The request, e.g. `tools/call`.
-        method: String,
-        /// The rounds answered.
-        rounds: usize,
-    },
-    /// The peer broke the protocol (unsupported revision, missing capability, ...).
-    #[error("protocol error: {0}")]
-    Protocol(String),
-    /// The server demands authorization and the client could not obtain it: a person must
-    /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
-    /// holds a secret). Returned by an auth hook (crate `mcp-auth`) instead of a bare 401.
-    #[error("{}{message}", if *login_required { "login required: " } else { "authorization failed: " })]
-    Authorization {
-        /// No usable credentials and no way to get them without a person.
-        login_required: bool,
-        /// What happened, and what to do about it.
-        message: String,
-    },
-    /// A configuration value that cannot be used.
-    #[error("invalid configuration: {0}")]
-    Config(String),
     /// The caller's own argument cannot be sent (tool arguments that are not an object,
     /// params that do not encode as JSON): nothing was sent, and the server is not to blame.
     #[error("invalid argument: {0}")]
@@ -193,31 +68,10 @@ pub enum Error {
     /// An I/O error on the connection.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
-}
-
-fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> String {
-    let mut out = String::new();
-    if let Some(v) = www_authenticate {
-        out.push_str(&format!(" (WWW-Authenticate: {v})"));
-    }
-    if let Some(v) = auth_server {
-        out.push_str(&format!(" (Mcp-Auth-Server: {v})"));
-    }
-    out
-}
-
-fn stderr_colon(tail: Option<&str>) -> String {
-    match tail {
-        Some(t) if !t.trim().is_empty() => format!(": {}", t.trim_end()),
-        _ => String::new(),
-    }
-}
-
-fn stderr_suffix(tail: Option<&str>) -> String {
-    match tail {
-        Some(t) if !t.trim().is_empty() => format!("; stderr: {}", t.trim_end()),
-        _ => String::new(),
-    }
+    /// The transport's own error (an HTTP status, a refused connection, a server that could
+    /// not be spawned): see [`TransportError`] and [`Error::transport_error`].
+    #[error(transparent)]
+    Transport(#[from] TransportError),
 }
 
 impl Error {
@@ -226,23 +80,33 @@ impl Error {
         Self::TransportClosed { detail: None }
     }
 
-    /// Whether the connection is gone and a reconnect may help: closed, refused, session
-    /// expired. Timeouts, cancellations and JSON-RPC errors are not retryable this way.
+    /// Whether the connection is gone and a reconnect may help: closed, broken, or a
+    /// transport error its transport calls so (refused, session expired, stream ended).
+    /// Timeouts, cancellations and JSON-RPC errors are not retryable this way.
     pub fn is_retryable_connection(&self) -> bool {
-        matches!(
-            self,
-            Self::TransportClosed { .. }
-                | Self::ClosedDuringHandshake { .. }
-                | Self::SseStreamClosed
-                | Self::SessionExpired { .. }
-                | Self::Connect(_)
-                | Self::Io(_)
-        )
+        matches!(self, Self::TransportClosed { .. } | Self::Io(_))
+            || self
+                .transport()
+                .is_some_and(TransportError::is_retryable_connection)
+    }
+
+    /// The transport's error, when this is one ([`Error::Transport`]).
+    pub fn transport(&self) -> Option<&TransportError> {
+        match self {
+            Self::Transport(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The transport's error as its own type `E` (`mcp_http::Error`,
+    /// `mcp_transport_stdio::Error`, ...), when this is one.
+    pub fn transport_error<E: TransportFailure>(&self) -> Option<&E> {
+        self.transport()?.downcast_ref::<E>()
     }
 
     /// Whether this is a timeout.
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Self::Timeout { .. } | Self::HandshakeTimeout { .. })
+        matches!(self, Self::Timeout { .. })
     }
 
     /// Whether the caller's own argument was refused before anything was sent.
@@ -263,35 +127,28 @@ impl Error {
         }
     }
 
-    /// A short, stable name for the kind of error (`"timeout"`, `"http"`, ...), for
-    /// machine-readable output.
+    /// A short, stable name for the kind of error (`"timeout"`, `"rpc"`, ...), for
+    /// machine-readable output; a transport error answers with its own (`"http"`,
+    /// `"connect"`, `"spawn"`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
-            Self::Timeout { .. } | Self::HandshakeTimeout { .. } => "timeout",
+            Self::Timeout { .. } => "timeout",
             Self::Cancelled { .. } => "cancelled",
-            Self::TransportClosed { .. } | Self::SseStreamClosed => "closed",
+            Self::TransportClosed { .. } => "closed",
             Self::Rpc(_) => "rpc",
-            Self::Http { .. } => "http",
-            Self::SessionExpired { .. } => "session_expired",
             Self::NoResponse { .. } => "no_response",
-            Self::Connect(_) => "connect",
             Self::Parse(_) | Self::InvalidResult { .. } => "parse",
             Self::MessageTooLarge { .. } => "too_large",
-            Self::Spawn { .. } => "spawn",
-            Self::ClosedDuringHandshake { .. } => "closed",
-            Self::UnsupportedProtocolVersion { .. } => "unsupported_version",
-            Self::CapabilityNotSupported { .. } => "capability",
-            Self::OutputSchemaMismatch { .. } => "output_schema",
-            Self::PaginationAborted { .. } => "pagination",
-            Self::NotInRevision { .. } => "not_in_revision",
-            Self::NoCommonVersion { .. } => "unsupported_version",
-            Self::InputRoundsExceeded { .. } => "input_rounds",
-            Self::Protocol(_) => "protocol",
-            Self::Authorization { .. } => "authorization",
-            Self::Config(_) => "config",
             Self::InvalidArgument(_) => "invalid_argument",
             Self::Io(_) => "io",
+            Self::Transport(e) => e.kind(),
         }
+    }
+}
+
+impl<E: TransportFailure> From<E> for Error {
+    fn from(error: E) -> Self {
+        Self::Transport(TransportError::new(error))
     }
 }
 
@@ -316,16 +173,6 @@ mod tests {
             Error::Rpc(ErrorObject::new(-32601, "Method not found")).to_string(),
             "MCP error -32601: Method not found"
         );
-        let http = Error::Http {
-            status: 401,
-            body: "unauthorized".into(),
-            www_authenticate: Some("Bearer realm=\"x\"".into()),
-            auth_server: Some("https://auth.example".into()),
-        };
-        assert_eq!(
-            http.to_string(),
-            "HTTP 401: unauthorized (WWW-Authenticate: Bearer realm=\"x\") (Mcp-Auth-Server: https://auth.example)"
-        );
         assert_eq!(
             Error::NoResponse {
                 id: RequestId::Number(7)
@@ -333,36 +180,16 @@ mod tests {
             .to_string(),
             "No response received for request ID 7"
         );
-        assert_eq!(
-            Error::SseStreamClosed.to_string(),
-            "Legacy SSE stream closed"
-        );
         let t = Error::Timeout {
             method: "tools/call".into(),
             after: Duration::from_millis(1500),
         };
         assert_eq!(t.to_string(), "request tools/call timed out after 1500 ms");
-        let spawn = Error::Spawn {
-            command: "nope".into(),
-            source: std::io::Error::from(std::io::ErrorKind::NotFound),
-            not_found: true,
-            stderr_tail: None,
-        };
-        assert_eq!(
-            spawn.to_string(),
-            "failed to start MCP server `nope`: command not found on PATH"
-        );
     }
 
     #[test]
     fn retryability_follows_the_tool_bridge_rules() {
         assert!(Error::closed().is_retryable_connection());
-        assert!(
-            Error::SessionExpired {
-                session_id: "s".into()
-            }
-            .is_retryable_connection()
-        );
         assert!(
             !Error::Timeout {
                 method: "m".into(),
@@ -372,5 +199,68 @@ mod tests {
         );
         assert!(!Error::Cancelled { reason: "r".into() }.is_retryable_connection());
         assert!(!Error::Rpc(ErrorObject::new(1, "x")).is_retryable_connection());
+        assert!(Error::from(Gone).is_retryable_connection());
+    }
+
+    /// A transport's error, as a transport crate would define it.
+    #[derive(Debug, thiserror::Error)]
+    #[error("the pipe is gone")]
+    struct Gone;
+
+    impl TransportFailure for Gone {
+        fn kind(&self) -> &'static str {
+            "closed"
+        }
+
+        fn is_retryable_connection(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_transport_error_keeps_its_text_kind_and_source_and_comes_back_typed() {
+        use std::error::Error as _;
+
+        let error = Error::from(Gone);
+        assert_eq!(error.to_string(), "the pipe is gone");
+        assert_eq!(error.kind(), "closed");
+        // The chain goes from the session's error straight to the transport's.
+        let source = error.source().expect("the transport's error");
+        assert!(source.downcast_ref::<Gone>().is_some());
+        assert!(error.transport_error::<Gone>().is_some());
+        assert!(error.transport().is_some_and(TransportError::is::<Gone>));
+        assert!(
+            Error::closed().transport_error::<Gone>().is_none(),
+            "not a transport error"
+        );
+        assert_eq!(format!("{error:?}"), "Transport(Gone)");
+    }
+
+    #[test]
+    fn kinds_are_the_stable_names() {
+        let samples = [
+            (Error::closed(), "closed"),
+            (Error::Cancelled { reason: "r".into() }, "cancelled"),
+            (Error::Rpc(ErrorObject::new(1, "x")), "rpc"),
+            (
+                Error::NoResponse {
+                    id: RequestId::Number(1),
+                },
+                "no_response",
+            ),
+            (Error::MessageTooLarge { limit: 1 }, "too_large"),
+            (Error::InvalidArgument("x".into()), "invalid_argument"),
+            (Error::Io(std::io::Error::other("x")), "io"),
+            (
+                Error::Timeout {
+                    method: "m".into(),
+                    after: Duration::ZERO,
+                },
+                "timeout",
+            ),
+        ];
+        for (error, kind) in samples {
+            assert_eq!(error.kind(), kind, "{error:?}");
+        }
     }
 }

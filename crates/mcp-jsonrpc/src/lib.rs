@@ -8,7 +8,8 @@
 //! - [`RpcCore`]: id allocation ([`IdAllocator`]), pending-request correlation
 //!   ([`PendingRequests`]), timeouts, cancellation ([`CancelToken`]) and progress routing, as
 //!   plain state the session drives.
-//! - [`Error`]: the one error type callers match on.
+//! - [`Error`]: the session's error. A transport's own error (HTTP, process) rides in
+//!   [`Error::Transport`] as a [`TransportError`], classified through [`TransportFailure`].
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
@@ -37,6 +38,7 @@ mod session;
 mod sse;
 mod tasks;
 mod transport;
+mod transport_error;
 
 pub use call::InFlight;
 pub use cancel::CancelToken;
@@ -56,3 +58,4 @@ pub use transport::{
     BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics, Sent,
     ServerRequestOutcome, Transport, TransportHandler,
 };
+pub use transport_error::{TransportError, TransportFailure};

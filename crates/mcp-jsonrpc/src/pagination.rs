@@ -1,4 +1,4 @@
-//! Why a client stopped following `nextCursor` (see [`crate::Error::PaginationAborted`]).
+//! Why a client stopped following `nextCursor` (see `mcp_client::Error::PaginationAborted`).
 
 use std::fmt;
 

@@ -193,7 +193,7 @@ pub trait HttpSessionControl: Send + Sync + 'static {
     fn protocol_negotiated<'a>(&'a self, version: &'a str) -> BoxFuture<'a, ()>;
 
     /// Forget the current session so the next `initialize` starts a fresh one (after
-    /// [`Error::SessionExpired`]).
+    /// `mcp_http::Error::SessionExpired`).
     fn reset_session(&self);
 
     /// The current session id, if the server issued one.

@@ -124,10 +124,8 @@ impl ManagerError {
     /// [`McpManager::login`](crate::McpManager::login).
     pub fn needs_login(&self) -> bool {
         match self {
-            Self::Client {
-                source: mcp_client::Error::Authorization { login_required, .. },
-                ..
-            } => *login_required,
+            // An auth hook (the OAuth provider) reported that a person must log in.
+            Self::Client { source, .. } => source.login_required().unwrap_or(false),
             #[cfg(feature = "oauth")]
             Self::OAuth {
                 source: mcp_client::oauth::AuthError::LoginRequired { .. },
@@ -173,5 +171,53 @@ impl ManagerError {
                 _ => "skill_verification",
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn a_client_error_keeps_its_kind_and_its_source_chain() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let error = ManagerError::client("s", mcp_client::SessionError::Io(refused).into());
+        assert_eq!(error.kind(), "io");
+        let client = error
+            .source()
+            .and_then(|e| e.downcast_ref::<mcp_client::Error>())
+            .expect("the client's error");
+        assert!(client.is_retryable_connection());
+        let session = client
+            .source()
+            .and_then(|e| e.downcast_ref::<mcp_client::SessionError>())
+            .expect("the session's error");
+        let io = session
+            .source()
+            .and_then(|e| e.downcast_ref::<std::io::Error>());
+        assert_eq!(
+            io.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::ConnectionRefused)
+        );
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn an_auth_hook_that_wants_a_person_is_needs_login() {
+        let refused = |login_required| {
+            ManagerError::client(
+                "s",
+                mcp_http::Error::Authorization {
+                    login_required,
+                    message: "run `mcp login s`".into(),
+                }
+                .into(),
+            )
+        };
+        assert!(refused(true).needs_login());
+        assert!(!refused(false).needs_login());
+        assert_eq!(refused(true).kind(), "authorization");
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use mcp_http::{SseStream, read_body_bounded};
+use mcp_http::{Error as HttpError, SseStream, read_body_bounded};
 use mcp_jsonrpc::Error;
 use mcp_types::RequestId;
 
@@ -36,14 +36,21 @@ impl Inner {
                 if end.answered {
                     return Ok(());
                 }
+                // A reply over the limit and a forgotten session say more than "no response".
+                let telling = |e: &Error| {
+                    matches!(e, Error::MessageTooLarge { .. })
+                        || e.transport_error::<HttpError>()
+                            .is_some_and(HttpError::is_session_expired)
+                };
                 Err(match end.error {
-                    Some(e @ (Error::MessageTooLarge { .. } | Error::SessionExpired { .. })) => e,
+                    Some(e) if telling(&e) => e,
                     _ => Error::NoResponse { id: id.clone() },
                 })
             }
             ReplyKind::Json => {
-                let body =
-                    read_body_bounded(response.into_body(), self.config.max_body_bytes).await?;
+                let body = read_body_bounded(response.into_body(), self.config.max_body_bytes)
+                    .await
+                    .map_err(message_error)?;
                 if body.iter().all(u8::is_ascii_whitespace) {
                     return Err(Error::NoResponse { id: id.clone() });
                 }
@@ -83,5 +90,15 @@ impl Inner {
             }
         }
         Ok(())
+    }
+}
+
+/// An HTTP error while reading a reply, as the session sees it: a body over the limit is a
+/// message over the limit (`MessageTooLarge`, as on stdio and for an SSE event); anything
+/// else is the HTTP layer's error.
+fn message_error(error: HttpError) -> Error {
+    match error {
+        HttpError::TooLarge { limit } => Error::MessageTooLarge { limit },
+        other => other.into(),
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use http::{HeaderValue, Response, StatusCode};
-use mcp_http::{HttpClient, HttpSender, ResponseBody, http_error};
+use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, http_error};
 use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use tokio::task::AbortHandle;
 use url::Url;
@@ -46,7 +46,7 @@ impl Inner {
         let uri: http::Uri = url
             .as_str()
             .parse()
-            .map_err(|e| Error::Config(format!("invalid MCP endpoint URL: {e}")))?;
+            .map_err(|e| HttpError::Config(format!("invalid MCP endpoint URL: {e}")))?;
         let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
             uri,
@@ -72,7 +72,7 @@ impl Inner {
         *lock(&self.protocol) = version.and_then(|v| HeaderValue::from_str(v).ok());
     }
 
-    /// Forget the session and the negotiated revision (after [`Error::SessionExpired`]).
+    /// Forget the session and the negotiated revision (after [`HttpError::SessionExpired`]).
     pub(crate) fn reset_session(&self) {
         *lock(&self.session) = None;
         *lock(&self.protocol) = None;
@@ -109,14 +109,14 @@ impl Inner {
     /// [`HttpSender`] (the auth hook's single retry after a 401/403, same-origin
     /// redirects). A 2xx reply is returned for the caller to read; a 404 on a request that
     /// carried a session id, or a 400 that says the session is not found, is
-    /// [`Error::SessionExpired`]; any other status is [`Error::Http`].
+    /// [`HttpError::SessionExpired`]; any other status is [`HttpError::Status`].
     pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
         let mut sent_session = None;
         let stateless = self.stateless.load(Ordering::Relaxed);
         let build = |uri: &http::Uri| {
             let mut request = outgoing
                 .to_request(uri)
-                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))?;
+                .map_err(|e| HttpError::Config(format!("cannot build the HTTP request: {e}")))?;
             let headers = request.headers_mut();
             sent_session = lock(&self.session).clone();
             if let Some(id) = &sent_session {
@@ -155,9 +155,9 @@ impl Inner {
             return Err(rpc_error_in_body(http_error(response).await));
         }
         let Some(session_id) = sent_session else {
-            return Err(http_error(response).await);
+            return Err(http_error(response).await.into());
         };
-        let expired = || Error::SessionExpired {
+        let expired = || HttpError::SessionExpired {
             session_id: header_string(&session_id),
         };
         Err(match status {
@@ -165,11 +165,12 @@ impl Inner {
             // Widely used server SDKs answer 400 with a "Session not found" JSON-RPC error
             // once they forgot a session (after a restart): the same thing.
             StatusCode::BAD_REQUEST => match http_error(response).await {
-                Error::Http { body, .. } if names_a_lost_session(&body) => expired(),
+                HttpError::Status { body, .. } if names_a_lost_session(&body) => expired(),
                 other => other,
             },
             _ => http_error(response).await,
-        })
+        }
+        .into())
     }
 
     /// The bound for short housekeeping requests (DELETE, `notifications/cancelled`).
@@ -192,15 +193,15 @@ fn names_a_lost_session(body: &str) -> bool {
 /// 2026-07-28 servers answer a refused request with a 4xx/5xx whose body is a JSON-RPC
 /// error (`-32022` with `data.supported`, `-32020`, `-32601` on 404...): that error, when the
 /// body is one; the HTTP error otherwise.
-fn rpc_error_in_body(error: Error) -> Error {
+fn rpc_error_in_body(error: HttpError) -> Error {
     let object = match &error {
-        Error::Http { body, .. } => serde_json::from_str::<serde_json::Value>(body)
+        HttpError::Status { body, .. } => serde_json::from_str::<serde_json::Value>(body)
             .ok()
             .and_then(|mut v| v.get_mut("error").map(serde_json::Value::take))
             .and_then(|e| serde_json::from_value::<mcp_types::ErrorObject>(e).ok()),
         _ => None,
     };
-    object.map_or(error, Error::Rpc)
+    object.map_or_else(|| error.into(), Error::Rpc)
 }
 
 /// A header value we checked to be visible ASCII, as a string.

@@ -4,7 +4,7 @@
 //! JSON or as an SSE stream; it keeps the `Mcp-Session-Id`, sends `MCP-Protocol-Version`
 //! after negotiation, opens the optional background GET stream, resumes dropped streams
 //! with `Last-Event-ID`, and reports an expired session as
-//! [`Error::SessionExpired`](mcp_jsonrpc::Error::SessionExpired). HTTPS uses rustls;
+//! [`mcp_http::Error::SessionExpired`]. HTTPS uses rustls;
 //! `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` are honoured.
 //!
 //! ```no_run

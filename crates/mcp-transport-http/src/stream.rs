@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_http::SseStream;
+use mcp_http::{Error as HttpError, SseStream};
 use mcp_jsonrpc::Error;
 use mcp_types::RequestId;
 
@@ -83,7 +83,9 @@ impl Inner {
                         }
                     }
                     Ok(None) => break,
-                    Err(e @ Error::MessageTooLarge { limit }) => {
+                    Err(HttpError::TooLarge { limit }) => {
+                        // An oversized event is a message over the limit, as on stdio.
+                        let e = Error::MessageTooLarge { limit };
                         // That event is skipped; the stream goes on. The request it answered
                         // (its id is near the start) fails now rather than at its timeout.
                         match stream.take_oversized_head() {
@@ -94,7 +96,7 @@ impl Inner {
                     }
                     Err(e) => {
                         tracing::debug!(error = %e, "SSE stream broke");
-                        end.error = Some(e);
+                        end.error = Some(e.into());
                         break;
                     }
                 }
@@ -138,7 +140,10 @@ impl Inner {
                         "resumption GET did not return an event stream"
                     );
                 }
-                Err(e @ Error::SessionExpired { .. }) => {
+                Err(e)
+                    if e.transport_error::<HttpError>()
+                        .is_some_and(HttpError::is_session_expired) =>
+                {
                     end.error = Some(e);
                     return end;
                 }

@@ -4,7 +4,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
-use mcp_jsonrpc::Error;
+use mcp_http::Error;
 
 // Header names and fixed values as constants, checked at compile time: a `&str` name or
 // value is parsed again on every request.

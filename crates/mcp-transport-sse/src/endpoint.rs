@@ -2,9 +2,9 @@
 //! URL and kept on the stream's origin.
 //! <https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse>
 
+use mcp_http::Error;
 use mcp_http::same_origin;
 pub(crate) use mcp_http::{origin, shown};
-use mcp_jsonrpc::Error;
 use url::Url;
 
 /// The SSE event type that names the message endpoint.

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response};
 use http_body_util::Full;
-use mcp_http::{HttpClient, HttpSender, ResponseBody, drain_body, http_error};
+use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, drain_body, http_error};
 use mcp_jsonrpc::{Error, Inbox, TransportTasks};
 use url::Url;
 
@@ -48,10 +48,9 @@ impl Inner {
     /// pending requests with "Legacy SSE stream closed" and emits closed (once), so a
     /// manager can reconnect; the tasks stop.
     pub(crate) fn close_from_peer(&self, detail: &str) {
-        if self
-            .inbox
-            .close_with(Some(detail.to_owned()), || Error::SseStreamClosed)
-        {
+        if self.inbox.close_with(Some(detail.to_owned()), || {
+            crate::Error::StreamClosed.into()
+        }) {
             tracing::debug!(detail, "legacy SSE transport closed by the server");
             self.tasks.shutdown();
         }
@@ -60,7 +59,7 @@ impl Inner {
     /// Send one request to `url` with the configured headers (only when `url` is on the
     /// configured origin), through [`HttpSender`] (the auth hook's single retry after a
     /// 401/403, same-origin redirects). A 2xx reply is returned for the caller to read; any
-    /// other status is [`Error::Http`].
+    /// other status is [`HttpError::Status`].
     pub(crate) async fn send(
         &self,
         method: Method,
@@ -70,7 +69,7 @@ impl Inner {
         let uri: http::Uri = url
             .as_str()
             .parse()
-            .map_err(|e| Error::Config(format!("invalid legacy SSE URL: {e}")))?;
+            .map_err(|e| HttpError::Config(format!("invalid legacy SSE URL: {e}")))?;
         let build = |uri: &http::Uri| {
             let builder = Request::builder().method(method.clone()).uri(uri.clone());
             let builder = match &body {
@@ -81,22 +80,22 @@ impl Inner {
             };
             builder
                 .body(Full::new(body.clone().unwrap_or_default()))
-                .map_err(|e| Error::Config(format!("cannot build the HTTP request: {e}")))
+                .map_err(|e| HttpError::Config(format!("cannot build the HTTP request: {e}")))
         };
         let response = self.sender.send(url, &uri, build, |_| {}).await?;
         if response.status().is_success() {
             return Ok(response);
         }
-        Err(http_error(response).await)
+        Err(http_error(response).await.into())
     }
 
     /// POST one JSON-RPC message to the endpoint. Any 2xx (normally 202 Accepted) is
     /// success; the answer, if any, comes on the event stream.
     pub(crate) async fn post(&self, frame: Bytes) -> Result<(), Error> {
         let Some(endpoint) = self.endpoint.get() else {
-            return Err(Error::Protocol(
-                "the legacy SSE endpoint is not known yet".into(),
-            ));
+            return Err(
+                HttpError::Protocol("the legacy SSE endpoint is not known yet".into()).into(),
+            );
         };
         let response = self.send(Method::POST, endpoint, Some(frame)).await?;
         // Legacy servers answer "Accepted" or nothing; the real answer comes on the stream.

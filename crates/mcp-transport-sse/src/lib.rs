@@ -6,8 +6,9 @@
 //! POSTed. Answers, notifications and server requests arrive as `message` events. An
 //! endpoint on another origin is refused, so configured headers never leave the configured
 //! origin. When the stream ends, pending requests fail with
-//! [`Error::SseStreamClosed`](mcp_jsonrpc::Error::SseStreamClosed). HTTPS, proxies and the
-//! auth hook are the same as for Streamable HTTP (`mcp_http`).
+//! [`Error::StreamClosed`]. HTTPS, proxies and the auth hook are the same as for Streamable
+//! HTTP, and so are their errors ([`mcp_http::Error`]); both ride in the session's
+//! [`mcp_jsonrpc::Error::Transport`].
 //! <https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse>
 //!
 //! ```no_run
@@ -27,10 +28,12 @@
 
 mod config;
 mod endpoint;
+mod error;
 mod inner;
 mod stream;
 mod transport;
 
 pub use config::{DEFAULT_CONNECT_TIMEOUT, SseConfig};
+pub use error::Error;
 pub use mcp_http::{AuthHook, ProxyMode};
 pub use transport::SseTransport;

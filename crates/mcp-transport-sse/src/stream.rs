@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use http::Method;
 use http::header::CONTENT_TYPE;
-use mcp_http::SseStream;
+use mcp_http::{Error as HttpError, SseStream};
 use mcp_jsonrpc::{Error, SseEvent};
 
 use crate::endpoint::{ENDPOINT_EVENT, MESSAGE_EVENT, resolve_endpoint};
@@ -35,11 +35,12 @@ impl Inner {
             .next()
             .is_some_and(|v| v.trim().eq_ignore_ascii_case(ACCEPT_SSE));
         if !is_sse {
-            return Err(Error::Protocol(format!(
+            return Err(HttpError::Protocol(format!(
                 "the legacy SSE URL answered {} with content type {content_type:?}, not an \
                  event stream",
                 response.status().as_u16()
-            )));
+            ))
+            .into());
         }
         let mut stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
         let mut early = Vec::new();
@@ -58,9 +59,10 @@ impl Inner {
                     tracing::debug!(event = %event.event, "ignoring an SSE event before the endpoint");
                 }
                 None => {
-                    return Err(Error::Protocol(
+                    return Err(HttpError::Protocol(
                         "the legacy SSE stream ended before its `endpoint` event".into(),
-                    ));
+                    )
+                    .into());
                 }
             }
         }
@@ -88,7 +90,9 @@ impl Inner {
                     tracing::debug!(event = %event.event, "ignoring an SSE event");
                 }
                 Ok(None) => break "the legacy SSE stream ended",
-                Err(e @ Error::MessageTooLarge { limit }) => {
+                Err(HttpError::TooLarge { limit }) => {
+                    // An oversized event is a message over the limit, as on stdio.
+                    let e = Error::MessageTooLarge { limit };
                     // That event was skipped; the stream goes on. The request it answered
                     // (its id is near the start) fails now rather than at its timeout.
                     match stream.take_oversized_head() {
@@ -98,7 +102,7 @@ impl Inner {
                 }
                 Err(e) => {
                     if !self.inbox.is_closed() {
-                        self.inbox.error(&e);
+                        self.inbox.error(&e.into());
                     }
                     break "the legacy SSE stream broke";
                 }

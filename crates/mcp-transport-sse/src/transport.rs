@@ -20,7 +20,7 @@ use crate::inner::Inner;
 /// [`connect`](Self::connect) opens the server's event stream and waits for its `endpoint`
 /// event; every message is then POSTed there and every answer, notification and server
 /// request arrives on the stream. When the stream ends, pending requests fail with
-/// [`Error::SseStreamClosed`] and the handler's `on_closed` fires once. Dropping the
+/// [`crate::Error::StreamClosed`] and the handler's `on_closed` fires once. Dropping the
 /// transport aborts every background task and the stream with them.
 pub struct SseTransport {
     inner: Arc<Inner>,
@@ -41,11 +41,11 @@ impl SseTransport {
     /// its `endpoint` event within `config.connect_timeout`, and open a session over it with
     /// `config`'s timeout and id format.
     ///
-    /// Errors: the URL is not http(s) ([`Error::Config`]); the server cannot be reached or
-    /// names no endpoint in time ([`Error::Connect`]); it answers non-2xx ([`Error::Http`],
-    /// after one auth-hook retry on 401/403); it answers something other than an event
-    /// stream, the stream ends first, or the endpoint is on another origin than
-    /// `config.url` ([`Error::Protocol`], naming both origins).
+    /// Errors, each an [`mcp_http::Error`] in [`Error::Transport`]: the URL is not http(s)
+    /// (`Config`); the server cannot be reached or names no endpoint in time (`Connect`); it
+    /// answers non-2xx (`Status`, after one auth-hook retry on 401/403); it answers
+    /// something other than an event stream, the stream ends first, or the endpoint is on
+    /// another origin than `config.url` (`Protocol`, naming both origins).
     pub async fn connect(
         config: SseConfig,
         handler: Arc<dyn TransportHandler>,
@@ -71,11 +71,11 @@ impl SseTransport {
         let open = tokio::time::timeout(deadline, inner.open_stream())
             .await
             .map_err(|_| {
-                Error::Connect(format!(
+                Error::from(mcp_http::Error::connect(format!(
                     "no `endpoint` event from the legacy SSE stream at {} within {} ms",
                     shown(&inner.config.url),
                     deadline.as_millis()
-                ))
+                )))
             })??;
         tracing::debug!(endpoint = %shown(&open.endpoint), "legacy SSE endpoint received");
         let _ = inner.endpoint.set(open.endpoint.clone());

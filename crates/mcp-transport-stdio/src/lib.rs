@@ -6,6 +6,8 @@
 //! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] (a message pipe) for one running
 //!   server, under an [`mcp_jsonrpc::Session`]: one writer task, one reader task, a stderr
 //!   task, and a reaper thread that guarantees no zombie and no orphaned grandchild.
+//! - [`Error`]: what only this transport can fail with (a server that cannot be spawned),
+//!   carried in the session's [`mcp_jsonrpc::Error::Transport`].
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
@@ -25,6 +27,7 @@
 //! ```
 
 mod config;
+mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod line_reader;
@@ -41,5 +44,6 @@ pub use config::{
     DEFAULT_MAX_LINE_BYTES, DEFAULT_STDERR_TAIL_LINES, STDERR_TAIL_MAX_BYTES, ShutdownTimeouts,
     StderrMode, StdioConfig,
 };
+pub use error::Error;
 pub use stderr::STDERR_TARGET;
 pub use transport::StdioTransport;

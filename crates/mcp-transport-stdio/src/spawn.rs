@@ -6,6 +6,8 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use mcp_jsonrpc::Error;
+
+use crate::Error as StdioError;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::watch;
 
@@ -29,12 +31,12 @@ pub(crate) fn spawn(config: &StdioConfig) -> Result<Spawned, Error> {
         // found" when the directory is there.
         let not_found = source.kind() == io::ErrorKind::NotFound
             && config.cwd.as_ref().is_none_or(|dir| dir.is_dir());
-        Error::Spawn {
+        Error::from(StdioError::Spawn {
             command: config.command.clone(),
             source,
             not_found,
             stderr_tail: None,
-        }
+        })
     };
 
     let mut command = Command::new(&config.command);

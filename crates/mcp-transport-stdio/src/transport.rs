@@ -62,8 +62,8 @@ impl StdioTransport {
     ///
     /// # Errors
     ///
-    /// [`Error::Spawn`] when the process cannot be started; it names the command and says
-    /// whether it was not found.
+    /// [`Error::Transport`] holding a [`crate::Error::Spawn`] when the process cannot be
+    /// started; it names the command and says whether it was not found.
     pub async fn spawn(
         config: StdioConfig,
         handler: Arc<dyn TransportHandler>,

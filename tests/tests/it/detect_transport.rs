@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use mcp_client::{Client, Error, TransportKind};
+use mcp_client::{Client, TransportKind};
 use mcp_integration_tests::{HttpServer, bounded, http_log, options};
 use serde_json::json;
 
@@ -80,7 +80,8 @@ async fn detect_does_not_fall_back_on_other_errors() {
     let err = bounded(Client::connect(&server.bare_url_config(), options()))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(err.http_status(), Some(401), "{err}");
+    assert_eq!(err.kind(), "http");
 }
 
 #[tokio::test]
@@ -92,7 +93,7 @@ async fn explicit_http_never_falls_back() {
     ))
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 405, .. }), "{err}");
+    assert_eq!(err.http_status(), Some(405), "{err}");
     // Nothing but the refused POSTs (the era probe, `initialize`) reached the server: look
     // with a legacy client.
     let client = bounded(Client::connect(
@@ -143,7 +144,10 @@ async fn explicit_sse_never_tries_http() {
     .await
     .unwrap_err();
     assert!(
-        matches!(err, Error::Http { .. } | Error::Protocol(_)),
+        matches!(
+            err.http_error(),
+            Some(mcp_http::Error::Status { .. } | mcp_http::Error::Protocol(_))
+        ),
         "{err}"
     );
 }

@@ -12,7 +12,9 @@
 
 use std::time::Duration;
 
-use mcp_client::{CancelToken, Client, ClientOptions, Error, RequestOptions, TransportKind};
+use mcp_client::{
+    CancelToken, Client, ClientOptions, Error, RequestOptions, SessionError, TransportKind,
+};
 use mcp_integration_tests::{HttpServer, bounded, options, server};
 use mcp_types::CallToolRequestParams;
 use mcp_types::Era;
@@ -131,7 +133,10 @@ async fn timeout_sends_cancelled(via: Via) {
     let err = bounded(f.client.call_tool_with(sleep_call(30_000), options))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::Session(SessionError::Timeout { .. })),
+        "{err:?}"
+    );
     assert_cancelled(via, &f.client, "timed out").await;
     f.client.close().await;
 }
@@ -151,7 +156,10 @@ async fn caller_cancel_sends_cancelled(via: Via) {
         )
     })
     .await;
-    assert!(matches!(result, Err(Error::Cancelled { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::Session(SessionError::Cancelled { .. }))),
+        "{result:?}"
+    );
     assert_cancelled(via, &f.client, "the user gave up").await;
     f.client.close().await;
 }
@@ -204,7 +212,10 @@ async fn close_rejects_pending_and_closes_once(via: Via) {
     tokio::time::sleep(Duration::from_millis(200)).await;
     bounded(async { tokio::join!(f.client.close(), f.client.close()) }).await;
     let err = bounded(waiting).await.unwrap().unwrap_err();
-    assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::Session(SessionError::TransportClosed { .. })),
+        "{err:?}"
+    );
     bounded(f.client.closed()).await;
     assert!(!f.client.is_connected());
     // (`ping` is not part of 2026-07-28: the client refuses it before looking further.)
@@ -213,7 +224,10 @@ async fn close_rejects_pending_and_closes_once(via: Via) {
     } else {
         bounded(f.client.ping()).await.unwrap_err()
     };
-    assert!(matches!(again, Error::TransportClosed { .. }), "{again:?}");
+    assert!(
+        matches!(again, Error::Session(SessionError::TransportClosed { .. })),
+        "{again:?}"
+    );
 }
 
 async fn server_death_fails_the_call_at_once(via: Via) {
@@ -234,7 +248,8 @@ async fn server_death_fails_the_call_at_once(via: Via) {
         .unwrap()
         .unwrap_err();
     assert!(
-        err.is_retryable_connection() || matches!(err, Error::NoResponse { .. }),
+        err.is_retryable_connection()
+            || matches!(err, Error::Session(SessionError::NoResponse { .. })),
         "{err:?}"
     );
     f.client.close().await;

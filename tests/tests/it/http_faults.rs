@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_client::{Client, Error};
+use mcp_client::{Client, Error, SessionError};
 use mcp_integration_tests::{HttpServer, STEP, bounded, http_log, options};
 use mcp_jsonrpc::RequestOptions;
 use mcp_types::CallToolRequestParams;
@@ -20,12 +20,12 @@ async fn http_401_error_names_status_and_www_authenticate() {
     let err = bounded(Client::connect(&server.config(), options()))
         .await
         .unwrap_err();
-    match &err {
-        Error::Http {
+    match err.http_error() {
+        Some(mcp_http::Error::Status {
             status,
             www_authenticate,
             ..
-        } => {
+        }) => {
             assert_eq!(*status, 401);
             let challenge = www_authenticate.as_deref().expect("the challenge is kept");
             assert!(challenge.starts_with("Bearer "), "{challenge}");
@@ -37,7 +37,7 @@ async fn http_401_error_names_status_and_www_authenticate() {
                 "{challenge}"
             );
         }
-        other => panic!("expected an HTTP 401 error, got {other:?}"),
+        _ => panic!("expected an HTTP 401 error, got {err:?}"),
     }
     let shown = err.to_string();
     assert!(shown.contains("401"), "{shown}");
@@ -58,12 +58,12 @@ async fn http_error_page_is_http_error_with_body() {
     let err = bounded(Client::connect(&server.config(), options()))
         .await
         .unwrap_err();
-    match &err {
-        Error::Http { status, body, .. } => {
+    match err.http_error() {
+        Some(mcp_http::Error::Status { status, body, .. }) => {
             assert_eq!(*status, 500);
             assert!(body.contains("Internal Server Error"), "{body}");
         }
-        other => panic!("expected an HTTP 500 error, got {other:?}"),
+        _ => panic!("expected an HTTP 500 error, got {err:?}"),
     }
     assert!(err.to_string().contains("500"), "{err}");
 }
@@ -77,12 +77,15 @@ async fn http_malformed_json_is_parse_error() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, Error::Parse(_)),
+        matches!(err, Error::Session(SessionError::Parse(_))),
         "expected a parse error, got {err:?}"
     );
     // One bad body does not poison the connection: the next request fails the same way.
     let again = bounded(client.ping()).await.unwrap_err();
-    assert!(matches!(again, Error::Parse(_)), "{again:?}");
+    assert!(
+        matches!(again, Error::Session(SessionError::Parse(_))),
+        "{again:?}"
+    );
     client.close().await;
 }
 
@@ -131,7 +134,10 @@ async fn http_timeout_sends_cancelled() {
     let err = bounded(client.call_tool_with(params, timeout))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::Session(SessionError::Timeout { .. })),
+        "{err:?}"
+    );
 
     // The cancellation is its own POST; wait (bounded) until the server has it.
     let deadline = tokio::time::Instant::now() + STEP;
@@ -168,7 +174,14 @@ async fn http_timeout_sends_cancelled() {
 fn is_connection_failure(err: &Error) -> bool {
     matches!(
         err,
-        Error::NoResponse { .. } | Error::TransportClosed { .. } | Error::Connect(_) | Error::Io(_)
+        Error::Session(
+            SessionError::NoResponse { .. }
+                | SessionError::TransportClosed { .. }
+                | SessionError::Io(_)
+        )
+    ) || matches!(
+        err.http_error(),
+        Some(mcp_http::Error::Connect { .. } | mcp_http::Error::Io(_))
     )
 }
 
@@ -214,7 +227,10 @@ async fn http_hung_server_times_out() {
         let err = bounded(client.call_tool_with(params, short))
             .await
             .unwrap_err();
-        assert!(matches!(err, Error::Timeout { .. }), "{flags:?}: {err:?}");
+        assert!(
+            matches!(err, Error::Session(SessionError::Timeout { .. })),
+            "{flags:?}: {err:?}"
+        );
         bounded(client.close()).await;
     }
 }
@@ -231,7 +247,10 @@ async fn close_right_after_a_timeout_still_delivers_cancelled() {
     let err = bounded(client.call_tool_with(params, timeout))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::Session(SessionError::Timeout { .. })),
+        "{err:?}"
+    );
     bounded(client.close()).await;
 
     // The request log is the server's, not the session's: read it through a new client.

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_client::{Client, Error, HttpConfig, ProxyMode};
+use mcp_client::{Client, Error, HttpConfig, ProxyMode, SessionError};
 use mcp_integration_tests::{bounded, options};
 use mcp_jsonrpc::{Session, TransportHandler};
 use mcp_transport_sse::{SseConfig, SseTransport};
@@ -38,8 +38,13 @@ fn sse(url: &str, connect_ms: u64) -> SseConfig {
         .with_connect_timeout(Duration::from_millis(connect_ms))
 }
 
-async fn connect_sse(config: SseConfig) -> Result<Session<SseTransport>, Error> {
+async fn connect_sse(config: SseConfig) -> Result<Session<SseTransport>, SessionError> {
     bounded(SseTransport::connect(config, Arc::new(Quiet))).await
+}
+
+/// Whether `err` is the HTTP layer's `Connect` error.
+fn is_connect(err: Option<&mcp_http::Error>) -> bool {
+    matches!(err, Some(mcp_http::Error::Connect { .. }))
 }
 
 /// A port on 127.0.0.1 with nothing listening (bound, then released).
@@ -69,14 +74,17 @@ async fn a_host_that_does_not_resolve_is_a_connect_error_over_http() {
     let err = bounded(Client::connect_http(http(UNRESOLVABLE, 60_000), options()))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err:?}");
+    assert!(is_connect(err.http_error()), "{err:?}");
     assert!(err.to_string().contains("mcp-rs-test.invalid"), "{err}");
 }
 
 #[tokio::test]
 async fn a_host_that_does_not_resolve_is_a_connect_error_over_sse() {
     let err = connect_sse(sse(UNRESOLVABLE, 60_000)).await.unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err:?}");
+    assert!(
+        is_connect(err.transport_error::<mcp_http::Error>()),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("mcp-rs-test.invalid"), "{err}");
 }
 
@@ -96,7 +104,7 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_http() {
     let err = bounded(Client::connect_http(config, options()))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err:?}");
+    assert!(is_connect(err.http_error()), "{err:?}");
     let shown = err.to_string();
     assert!(shown.contains("proxy"), "{shown}");
     assert!(
@@ -111,7 +119,10 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_sse() {
     let proxy = format!("http://user:s3cret@127.0.0.1:{}", closed_port());
     let config = sse("http://mcp.example.test/sse", 60_000).with_proxy(through(&proxy));
     let err = connect_sse(config).await.unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err:?}");
+    assert!(
+        is_connect(err.transport_error::<mcp_http::Error>()),
+        "{err:?}"
+    );
     let shown = err.to_string();
     assert!(shown.contains("proxy"), "{shown}");
     assert!(
@@ -142,6 +153,9 @@ async fn a_half_open_connection_is_bounded_by_the_request_timeout_over_http() {
 async fn a_half_open_connection_is_bounded_by_the_connect_timeout_over_sse() {
     let url = format!("{}/sse", silent_listener().await);
     let err = connect_sse(sse(&url, 300)).await.unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err:?}");
+    assert!(
+        is_connect(err.transport_error::<mcp_http::Error>()),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("within 300 ms"), "{err}");
 }

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_client::Error;
 use mcp_client::oauth::{
     HeadlessVisitor, HttpClient, HttpClientOptions, OAuthConfig, OAuthProvider,
 };
@@ -118,7 +117,7 @@ async fn a_document_naming_another_client_id_is_refused() {
         panic!("a mismatched document must not authorize");
     };
     assert!(
-        matches!(&refused, Error::Authorization { message, .. } if message.contains("400")),
+        matches!(refused.http_error(), Some(mcp_http::Error::Authorization { message, .. }) if message.contains("400")),
         "{refused:?}"
     );
     // Refused after the authorization server fetched and read it.

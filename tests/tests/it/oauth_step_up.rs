@@ -52,7 +52,7 @@ async fn provider(server: &HttpServer) -> (Arc<OAuthProvider>, Arc<Counting>) {
 }
 
 fn is_step_up_refusal(error: &Error) -> bool {
-    matches!(error, Error::Authorization { login_required: false, message }
+    matches!(error.http_error(), Some(mcp_http::Error::Authorization { login_required: false, message })
         if message.contains("insufficient_scope") && message.contains("mcp:admin"))
 }
 

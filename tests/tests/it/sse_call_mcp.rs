@@ -84,7 +84,12 @@ async fn call_mcp_http_error_is_typed() {
     ))
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 405, .. }), "{err}");
+    assert_eq!(
+        err.transport_error::<mcp_http::Error>()
+            .and_then(mcp_http::Error::status),
+        Some(405),
+        "{err}"
+    );
 }
 
 /// A server that accepts connections and reads forever without answering.
@@ -150,7 +155,12 @@ async fn call_mcp_sends_the_configured_headers() {
     ))
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(
+        err.transport_error::<mcp_http::Error>()
+            .and_then(mcp_http::Error::status),
+        Some(401),
+        "{err}"
+    );
     let raw = bounded(call_mcp(
         &url,
         "initialize",

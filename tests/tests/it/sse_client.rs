@@ -2,7 +2,7 @@
 //! `--legacy-sse` mode: handshake, tools, server requests answered by POST, and the stream
 //! ending under a pending call.
 
-use mcp_client::{Error, TransportKind};
+use mcp_client::TransportKind;
 use mcp_integration_tests::{HttpServer, bounded, http_log, options};
 use mcp_jsonrpc::RequestOptions;
 use mcp_types::{CallToolRequestParams, Root};
@@ -89,7 +89,14 @@ async fn legacy_sse_stream_end_fails_pending_with_legacy_sse_stream_closed() {
     );
     let call = client.call_tool_with(params, RequestOptions::new().with_progress(|_| {}));
     let err = bounded(call).await.unwrap_err();
-    assert!(matches!(err, Error::SseStreamClosed), "{err}");
+    assert!(
+        matches!(
+            err.transport_error(),
+            Some(mcp_transport_sse::Error::StreamClosed)
+        ),
+        "{err}"
+    );
+    assert_eq!(err.kind(), "closed");
     assert_eq!(err.to_string(), "Legacy SSE stream closed");
     assert!(err.is_retryable_connection());
     // The client saw the connection close (a manager reconnects on this).

@@ -118,7 +118,10 @@ async fn cross_origin_endpoint_is_refused() {
     .await
     .unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, Error::Protocol(_)), "{text}");
+    assert!(
+        matches!(err.transport_error(), Some(mcp_http::Error::Protocol(_))),
+        "{text}"
+    );
     // Both origins are named; the credentials are not.
     assert!(text.contains("http://127.0.0.2:"), "{text}");
     assert!(text.contains("http://127.0.0.1:"), "{text}");
@@ -200,7 +203,7 @@ async fn a_refused_stream_is_an_http_error() {
     ))
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 404, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(404), "{err}");
 }
 
 /// What the raw server does.
@@ -380,7 +383,10 @@ async fn no_endpoint_within_deadline_is_an_error() {
     .await
     .unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, Error::Connect(_)), "{text}");
+    assert!(
+        matches!(err.transport_error(), Some(mcp_http::Error::Connect { .. })),
+        "{text}"
+    );
     assert!(
         text.contains("endpoint") && text.contains("300 ms"),
         "{text}"
@@ -498,7 +504,7 @@ async fn auth_hook_without_credentials_leaves_the_401() {
     ))
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(401), "{err}");
     assert_eq!(hook.asked.load(Ordering::SeqCst), 1);
 }
 
@@ -648,4 +654,10 @@ async fn a_flood_of_server_requests_on_the_stream_is_capped() {
     );
     assert_eq!(gate.most.load(Ordering::SeqCst), cap);
     transport.close().await;
+}
+
+/// The HTTP status a session error carries, when it is an HTTP status error.
+fn http_status(err: &Error) -> Option<u16> {
+    err.transport_error::<mcp_http::Error>()
+        .and_then(mcp_http::Error::status)
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use mcp_client::{CancelToken, Client, Error, RequestOptions};
+use mcp_client::{CancelToken, Client, Error, RequestOptions, SessionError};
 use mcp_integration_tests::{bounded, connect, options, server};
 use mcp_transport_stdio::{StdioConfig, StdioTransport};
 use mcp_types::CallToolRequestParams;
@@ -59,7 +59,7 @@ async fn timeout_is_typed_sends_cancelled_and_the_server_sees_it() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Timeout { method, after } if method == "tools/call" && *after == Duration::from_millis(200)),
+        matches!(&err, Error::Session(SessionError::Timeout { method, after }) if method == "tools/call" && *after == Duration::from_millis(200)),
         "{err}"
     );
 
@@ -110,7 +110,7 @@ async fn caller_cancel_propagates_reason_and_sends_cancelled() {
         .unwrap_err();
     canceller.await.unwrap();
     assert!(
-        matches!(&err, Error::Cancelled { reason } if reason == "user pressed Esc"),
+        matches!(&err, Error::Session(SessionError::Cancelled { reason }) if reason == "user pressed Esc"),
         "{err}"
     );
     assert!(!err.is_timeout());
@@ -172,7 +172,7 @@ async fn progress_reset_still_honours_the_hard_maximum() {
             .await
             .unwrap_err();
     assert!(
-        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(700)),
+        matches!(&err, Error::Session(SessionError::Timeout { after, .. }) if *after == Duration::from_millis(700)),
         "{err}"
     );
     client.close().await;
@@ -236,7 +236,7 @@ async fn client_wide_request_timeout_applies_to_every_request() {
         .unwrap();
     let err = bounded(client.ping()).await.unwrap_err();
     assert!(
-        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(250)),
+        matches!(&err, Error::Session(SessionError::Timeout { after, .. }) if *after == Duration::from_millis(250)),
         "{err}"
     );
     // A per-call timeout still wins over the client-wide one.
@@ -245,7 +245,7 @@ async fn client_wide_request_timeout_applies_to_every_request() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(100)),
+        matches!(&err, Error::Session(SessionError::Timeout { after, .. }) if *after == Duration::from_millis(100)),
         "{err}"
     );
     client.close().await;
@@ -303,5 +303,8 @@ async fn a_slow_call_does_not_hold_up_the_calls_behind_it() {
     assert!(!slow.is_finished(), "the slow call is still waiting");
     client.close().await;
     let err = bounded(slow).await.unwrap().unwrap_err();
-    assert!(matches!(err, Error::TransportClosed { .. }), "{err:?}");
+    assert!(
+        matches!(err.session(), Some(SessionError::TransportClosed { .. })),
+        "{err:?}"
+    );
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcp_client::{Client, ElicitationModes, Error, RequestContext};
+use mcp_client::{Client, ElicitationModes, Error, RequestContext, SessionError};
 use mcp_integration_tests::{bounded, connect, options, server};
 use mcp_types::{
     CompleteRequestParams, CompletionArgument, CompletionReference, ContentBlock,
@@ -34,7 +34,10 @@ async fn tools_list_and_call() {
     let err = bounded(client.call_tool("no_such_tool", None))
         .await
         .unwrap_err();
-    assert!(err.rpc().is_some() || matches!(err, Error::Rpc(_)), "{err}");
+    assert!(
+        err.rpc().is_some() || matches!(err, Error::Session(SessionError::Rpc(_))),
+        "{err}"
+    );
     client.close().await;
 }
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcp_client::{Client, Error};
+use mcp_client::{Client, Error, SessionError};
 use mcp_integration_tests::{bounded, connect, options, server};
 use serde_json::{Value, json};
 
@@ -109,11 +109,11 @@ async fn spawn_error_names_the_command() {
         .unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Spawn {
+            err.transport_error(),
+            Some(mcp_transport_stdio::Error::Spawn {
                 not_found: true,
                 ..
-            }
+            })
         ),
         "{err}"
     );
@@ -179,14 +179,20 @@ async fn server_exit_rejects_pending_with_transport_closed() {
         .unwrap_err();
     let pending = bounded(slow).await.unwrap().unwrap_err();
     for err in [&crash, &pending] {
-        assert!(matches!(err, Error::TransportClosed { .. }), "{err}");
+        assert!(
+            matches!(err, Error::Session(SessionError::TransportClosed { .. })),
+            "{err}"
+        );
         assert!(err.to_string().starts_with("Transport closed"), "{err}");
         assert!(err.is_retryable_connection());
     }
     bounded(client.closed()).await;
     assert!(!client.is_connected());
     let after = bounded(client.ping()).await.unwrap_err();
-    assert!(matches!(after, Error::TransportClosed { .. }), "{after}");
+    assert!(
+        matches!(after, Error::Session(SessionError::TransportClosed { .. })),
+        "{after}"
+    );
 }
 
 #[tokio::test]

@@ -1,6 +1,6 @@
 //! A stdio server that dies mid-request: the caller's error carries its last stderr lines.
 
-use mcp_client::Error;
+use mcp_client::{Error, SessionError};
 use mcp_integration_tests::{bounded, connect};
 use serde_json::json;
 
@@ -10,9 +10,9 @@ async fn a_call_cut_short_by_the_server_dying_shows_its_stderr() {
     let err = bounded(client.call_tool("crash", Some(json!({"code": 3}))))
         .await
         .unwrap_err();
-    let Error::TransportClosed {
+    let Error::Session(SessionError::TransportClosed {
         detail: Some(detail),
-    } = &err
+    }) = &err
     else {
         panic!("expected a closed transport with detail, got {err:?}");
     };

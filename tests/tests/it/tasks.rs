@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use mcp_client::{
     CancelToken, Client, ClientOptions, ElicitationModes, Error, RequestContext, RequestOptions,
-    TaskOptions,
+    SessionError, TaskOptions,
 };
 use mcp_integration_tests::{HttpServer, bounded, connect, options, server};
 use mcp_types::{
@@ -217,7 +217,10 @@ async fn a_cancelled_task_ends_cancelled() {
     let after = bounded(task.cancel()).await.unwrap();
     assert_eq!(after.status, TaskStatus::Cancelled);
     let err = bounded(task.result()).await.unwrap_err();
-    assert!(matches!(err, Error::Cancelled { .. }), "{err}");
+    assert!(
+        matches!(err, Error::Session(SessionError::Cancelled { .. })),
+        "{err}"
+    );
     // Cancelling again is refused: the task has ended.
     let again = bounded(client.cancel_task(after.task_id.as_str()))
         .await
@@ -246,7 +249,7 @@ async fn the_callers_cancel_token_cancels_the_hidden_task() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&err, Error::Cancelled { reason } if reason == "changed my mind"),
+        matches!(&err, Error::Session(SessionError::Cancelled { reason }) if reason == "changed my mind"),
         "{err}"
     );
     let tasks = bounded(client.list_all_tasks()).await.unwrap();
@@ -264,7 +267,10 @@ async fn a_task_past_its_max_wait_is_cancelled_and_times_out() {
     .await
     .unwrap();
     let err = bounded(task.result()).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(
+        matches!(err, Error::Session(SessionError::Timeout { .. })),
+        "{err}"
+    );
     let tasks = bounded(client.list_all_tasks()).await.unwrap();
     assert_eq!(tasks[0].status, TaskStatus::Cancelled);
     client.close().await;

@@ -20,7 +20,7 @@ pub(crate) async fn as_sent<T: DeserializeOwned>(
     raw.into_iter()
         .map(|item| {
             let typed = serde_json::from_str(item.get()).map_err(|source| {
-                mcp_client::Error::InvalidResult {
+                mcp_client::SessionError::InvalidResult {
                     method: method.to_owned(),
                     source,
                 }

@@ -7,7 +7,7 @@ mod request;
 mod scripted_tests;
 mod tool_headers;
 
-use mcp_jsonrpc::Error;
+use crate::{Error, SessionError};
 use mcp_types::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, RawValue};
 use serde_json::{Map, Value};
 
@@ -55,14 +55,14 @@ impl ModernMeta {
                 Ok(Value::Object(map)) => map,
                 Ok(Value::Null) => Map::new(),
                 Ok(_) => {
-                    return Err(Error::InvalidArgument(
+                    return Err(Error::Session(SessionError::InvalidArgument(
                         "request params must be a JSON object".into(),
-                    ));
+                    )));
                 }
                 Err(e) => {
-                    return Err(Error::InvalidArgument(format!(
+                    return Err(Error::Session(SessionError::InvalidArgument(format!(
                         "cannot read request params: {e}"
-                    )));
+                    ))));
                 }
             },
         };
@@ -70,9 +70,9 @@ impl ModernMeta {
             .entry("_meta")
             .or_insert_with(|| Value::Object(Map::new()));
         let Value::Object(meta) = meta else {
-            return Err(Error::InvalidArgument(
+            return Err(Error::Session(SessionError::InvalidArgument(
                 "request params have a `_meta` that is not an object".into(),
-            ));
+            )));
         };
         for (key, value) in &self.keys {
             meta.insert(key.clone(), value.clone());
@@ -126,8 +126,11 @@ impl ModernMeta {
 }
 
 pub(crate) fn encode(object: &Map<String, Value>) -> Result<Box<RawValue>, Error> {
-    mcp_types::to_raw(object)
-        .map_err(|e| Error::InvalidArgument(format!("cannot encode params: {e}")))
+    mcp_types::to_raw(object).map_err(|e| {
+        Error::Session(SessionError::InvalidArgument(format!(
+            "cannot encode params: {e}"
+        )))
+    })
 }
 
 #[cfg(test)]

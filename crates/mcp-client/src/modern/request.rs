@@ -4,7 +4,8 @@
 //! and its exact `requestState`, under a new id each round, until the result is complete
 //! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)).
 
-use mcp_jsonrpc::{Error, RequestOptions, Session};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::{RequestOptions, Session};
 use mcp_types::mrtr::{INPUT_REQUIRED_METHODS, InputRequiredResult, InputResponses, ResultKind};
 use mcp_types::{RawResult, RawValue, Request, RequestId, methods};
 use serde_json::Value;
@@ -112,7 +113,7 @@ impl Modern {
         headers: &[(String, String)],
     ) -> Result<RawResult, Error> {
         let attempts = if self.http { 2 } else { 1 };
-        let mut outcome = Err(Error::closed());
+        let mut outcome = Err(SessionError::closed());
         for attempt in 0..attempts {
             let mut round_options = options.clone();
             round_options.transport_headers = headers.to_vec();
@@ -120,13 +121,13 @@ impl Modern {
                 .request(method, Some(params.to_owned()), round_options)
                 .await;
             match &outcome {
-                Err(Error::NoResponse { id }) if attempt + 1 < attempts => {
+                Err(SessionError::NoResponse { id }) if attempt + 1 < attempts => {
                     tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
                 }
                 _ => break,
             }
         }
-        outcome
+        Ok(outcome?)
     }
 }
 
@@ -148,7 +149,7 @@ fn may_require_input(result: &str) -> bool {
 /// Params we built (always an object) as a map, to read or amend.
 fn object_of(params: &RawValue) -> Result<serde_json::Map<String, Value>, Error> {
     serde_json::from_str(params.get())
-        .map_err(|e| Error::InvalidArgument(format!("cannot read request params: {e}")))
+        .map_err(|e| Error::invalid_argument(format!("cannot read request params: {e}")))
 }
 
 /// Answer every input request with the client's handlers (sampling, elicitation, roots),
@@ -180,9 +181,9 @@ async fn answer_all(
             Some(cancel) => tokio::select! {
                 answer = answer => answer,
                 () = cancel.cancelled() => {
-                    return Err(Error::Cancelled {
+                    return Err(Error::Session(SessionError::Cancelled {
                         reason: cancel.reason().unwrap_or_default(),
-                    });
+                    }));
                 }
             },
             None => answer.await,

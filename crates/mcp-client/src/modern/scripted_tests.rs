@@ -8,7 +8,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_jsonrpc::{BoxFuture, Error, Inbox, Outbound, Sent, SessionOptions, Transport};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::{BoxFuture, Inbox, Outbound, Sent, SessionOptions, Transport};
 use serde_json::{Value, json};
 
 use crate::{Client, ClientOptions, ElicitationModes, Era, EraPreference};
@@ -182,7 +183,9 @@ async fn a_legacy_server_gets_initialize_after_the_refused_probe_and_legacy_only
 
     let (client, sent) =
         connect(options().with_era(EraPreference::ModernOnly), legacy_script).await;
-    assert!(matches!(client.unwrap_err(), Error::Rpc(e) if e.code == -32601));
+    assert!(
+        matches!(client.unwrap_err(), Error::Session(SessionError::Rpc(e)) if e.code == -32601)
+    );
     assert_eq!(methods(&sent), ["server/discover"]);
 }
 
@@ -385,7 +388,9 @@ impl Transport for Breaks {
         };
         if let mcp_jsonrpc::FrameKind::Request(id) = frame.kind {
             if first {
-                let failed = self.inbox.fail(&id, Error::NoResponse { id: id.clone() });
+                let failed = self
+                    .inbox
+                    .fail(&id, SessionError::NoResponse { id: id.clone() });
                 assert!(failed);
             } else {
                 let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}});

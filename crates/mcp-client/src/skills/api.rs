@@ -1,6 +1,7 @@
 //! The skill methods of [`Client`]: `skills/list`, `skills/get`, and loading a skill.
 
-use mcp_jsonrpc::{Error, RequestOptions};
+use crate::Error;
+use mcp_jsonrpc::RequestOptions;
 use mcp_types::skills::SKILLS_EXTENSION;
 use mcp_types::{
     GetSkillRequestParams, GetSkillResult, ListSkillsResult, PaginatedRequestParams,

@@ -7,7 +7,7 @@
 pub enum SkillError {
     /// The request failed (transport, server error, capability not declared, ...).
     #[error(transparent)]
-    Client(#[from] mcp_jsonrpc::Error),
+    Client(#[from] crate::Error),
     /// The entry itself breaks the extension's rules (no file list, a file outside the
     /// skill, a malformed digest, over the limits, ...); nothing was read.
     #[error("invalid skill entry {uri}: {reason}")]

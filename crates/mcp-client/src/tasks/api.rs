@@ -3,7 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mcp_jsonrpc::{Error, RequestOptions};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::RequestOptions;
 use mcp_types::{
     CallToolRequestParams, CallToolResult, CreateTaskResult, ListTasksResult,
     PaginatedRequestParams, RequestId, Task, TaskIdParams, TaskMetadata, methods,
@@ -63,7 +64,9 @@ impl Client {
                 metadata = metadata.with_ttl(ttl);
             }
             params.task = Some(serde_json::to_value(metadata).map_err(|e| {
-                Error::InvalidArgument(format!("cannot encode task metadata: {e}"))
+                Error::Session(SessionError::InvalidArgument(format!(
+                    "cannot encode task metadata: {e}"
+                )))
             })?);
         }
         // Our own token rather than the transport's: the transport forgets a request's token
@@ -71,7 +74,9 @@ impl Client {
         let progress_token = request.on_progress.as_ref().map(|_| next_progress_token());
         if let Some(token) = &progress_token {
             let token = serde_json::to_value(token).map_err(|e| {
-                Error::InvalidArgument(format!("cannot encode progress token: {e}"))
+                Error::Session(SessionError::InvalidArgument(format!(
+                    "cannot encode progress token: {e}"
+                )))
             })?;
             params
                 .meta

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use mcp_jsonrpc::{CancelToken, Error, ProgressCallback, RequestOptions};
+use crate::{Error, SessionError};
+use mcp_jsonrpc::{CancelToken, ProgressCallback, RequestOptions};
 use mcp_types::{
     CallToolResult, ProgressNotificationParams, RequestId, Task, TaskIdParams, TaskStatus, methods,
 };
@@ -120,12 +121,12 @@ impl TaskHandle {
 
     /// Follow the task to its end and return the tool's result (`tasks/result`). A failed
     /// tool comes back as a result with `isError: true` (or the server's JSON-RPC error); a
-    /// cancelled task as [`Error::Cancelled`].
+    /// cancelled task as [`SessionError::Cancelled`](crate::SessionError::Cancelled).
     pub async fn result(mut self) -> Result<CallToolResult, Error> {
         loop {
             match self.task.status {
                 TaskStatus::Cancelled => {
-                    return Err(Error::Cancelled {
+                    return Err(Error::Session(SessionError::Cancelled {
                         reason: format!(
                             "task {} was cancelled{}",
                             self.task.task_id,
@@ -135,7 +136,7 @@ impl TaskHandle {
                                 .map(|m| format!(": {m}"))
                                 .unwrap_or_default()
                         ),
-                    });
+                    }));
                 }
                 // `input_required`: the server's questions travel with the `tasks/result`
                 // request, so take it now; it answers once the task has ended.
@@ -147,7 +148,8 @@ impl TaskHandle {
                             return self.checked(result);
                         }
                         // Still waiting on someone: keep polling, then ask again.
-                        Err(Error::Timeout { .. }) if !self.task.status.is_terminal() => {}
+                        Err(Error::Session(SessionError::Timeout { .. }))
+                            if !self.task.status.is_terminal() => {}
                         Err(e) => return Err(e),
                     }
                 }
@@ -197,7 +199,7 @@ impl TaskHandle {
 
     /// When the caller's token cancelled a request of ours, cancel the task as well.
     async fn on_cancelled<T>(&self, outcome: Result<T, Error>) -> Result<T, Error> {
-        if let Err(Error::Cancelled { .. }) = &outcome {
+        if let Err(Error::Session(SessionError::Cancelled { .. })) = &outcome {
             self.cancel_quietly().await;
         }
         outcome
@@ -219,10 +221,10 @@ impl TaskHandle {
             let now = Instant::now();
             if now >= self.deadline {
                 self.cancel_quietly().await;
-                return Err(Error::Timeout {
+                return Err(Error::Session(SessionError::Timeout {
                     method: format!("{} (task {})", methods::TOOLS_CALL, self.task.task_id),
                     after: self.max_wait,
-                });
+                }));
             }
             let cancel = self.cancel.clone();
             let cancelled = async move {
@@ -245,12 +247,12 @@ impl TaskHandle {
                     // Missed some: the next poll catches up.
                     Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => {
-                        return Err(Error::TransportClosed { detail: None });
+                        return Err(Error::Session(SessionError::TransportClosed { detail: None }));
                     }
                 },
                 reason = cancelled => {
                     self.cancel_quietly().await;
-                    return Err(Error::Cancelled { reason });
+                    return Err(Error::Session(SessionError::Cancelled { reason }));
                 }
             }
         }

@@ -37,7 +37,7 @@ pub struct TaskOptions {
     /// Retention asked of the server (`task.ttl`), in milliseconds; the server decides.
     pub ttl_ms: Option<u64>,
     /// The longest the handle waits for the task to finish before it cancels it and reports
-    /// [`Error::Timeout`](crate::Error::Timeout); [`DEFAULT_TASK_MAX_WAIT`] when unset.
+    /// [`SessionError::Timeout`](crate::SessionError::Timeout); [`DEFAULT_TASK_MAX_WAIT`] when unset.
     pub max_wait: Option<Duration>,
 }
 

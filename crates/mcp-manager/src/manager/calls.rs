@@ -141,7 +141,7 @@ impl McpManager {
             Some(other) => {
                 return Err(ManagerError::client(
                     &slot.name,
-                    mcp_client::Error::InvalidArgument(format!(
+                    mcp_client::Error::invalid_argument(format!(
                         "tool arguments must be a JSON object, not {other}"
                     )),
                 ));

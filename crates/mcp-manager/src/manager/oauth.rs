@@ -128,7 +128,7 @@ impl Inner {
         };
         let http = HttpClient::new_async(&HttpClientOptions::new())
             .await
-            .map_err(|e| ManagerError::client(&slot.name, e))?;
+            .map_err(|e| ManagerError::client(&slot.name, e.into()))?;
         let store = setup.store.clone().unwrap_or_else(default_store);
         let mut provider = OAuthProvider::new(parsed, oauth_config(settings.as_ref()), http)
             .map_err(oauth_error)?

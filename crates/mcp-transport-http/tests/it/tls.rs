@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::support::{Faults, GetMode, Recorder, TestServer, bounded};
-use mcp_jsonrpc::{Error, HttpSessionControl, RequestOptions};
+use mcp_jsonrpc::{HttpSessionControl, RequestOptions};
 use mcp_transport_http::{HttpConfig, HttpTransport, ProxyMode};
 
 fn https_config(server: &TestServer) -> HttpConfig {
@@ -41,7 +41,10 @@ async fn untrusted_certificate_is_a_connect_error() {
     let err = bounded("ping", t.request("ping", None, RequestOptions::new()))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err}");
+    assert!(
+        matches!(err.transport_error(), Some(mcp_http::Error::Connect { .. })),
+        "{err}"
+    );
     assert!(server.requests().is_empty());
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::support::{Faults, GetMode, Recorder, TestServer, bounded, config, raw};
 use http::Method;
-use mcp_http::AuthHook;
+use mcp_http::{AuthHook, Error as HttpError};
 use mcp_jsonrpc::{BoxFuture, CancelToken, Error, HttpSessionControl, RequestOptions, Session};
 use mcp_transport_http::{HttpConfig, HttpTransport};
 use serde_json::{Value, json};
@@ -405,10 +405,11 @@ async fn session_404_is_session_expired() {
     bounded("negotiated", t.protocol_negotiated("2025-11-25")).await;
     server.expire_sessions();
     let err = call(&t, "ping", json!({})).await.unwrap_err();
-    match &err {
-        Error::SessionExpired { session_id } => assert_eq!(session_id, "sess-1"),
-        other => panic!("expected SessionExpired, got {other}"),
+    match err.transport_error::<HttpError>() {
+        Some(HttpError::SessionExpired { session_id }) => assert_eq!(session_id, "sess-1"),
+        _ => panic!("expected SessionExpired, got {err}"),
     }
+    assert_eq!(err.kind(), "session_expired");
     assert!(err.is_retryable_connection());
     // The client re-initializes without the old session id or protocol header.
     t.reset_session();
@@ -439,7 +440,7 @@ async fn unknown_session_400_saying_session_not_found_is_session_expired() {
     server.expire_sessions();
     let err = call(&t, "ping", json!({})).await.unwrap_err();
     assert!(
-        matches!(&err, Error::SessionExpired { session_id } if session_id == "sess-1"),
+        matches!(err.transport_error(), Some(HttpError::SessionExpired { session_id }) if session_id == "sess-1"),
         "{err}"
     );
 }
@@ -452,7 +453,7 @@ async fn not_found_without_session_is_plain_http_error() {
     cfg.url = format!("http://{}/elsewhere", server.addr).parse().unwrap();
     let t = connect(cfg, &rec).await;
     let err = call(&t, "ping", json!({})).await.unwrap_err();
-    assert!(matches!(err, Error::Http { status: 404, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(404), "{err}");
 }
 
 #[tokio::test]
@@ -465,12 +466,12 @@ async fn http_error_includes_body_and_auth_hints() {
     let rec = Recorder::new();
     let t = connect(config(&server), &rec).await;
     let err = call(&t, "ping", json!({})).await.unwrap_err();
-    let Error::Http {
+    let Some(HttpError::Status {
         status,
         body,
         www_authenticate,
         auth_server,
-    } = &err
+    }) = err.transport_error()
     else {
         panic!("expected Http, got {err}");
     };
@@ -501,12 +502,13 @@ async fn non_json_error_page_is_http_error() {
     let t = connect(config(&server), &rec).await;
     initialize(&t).await;
     let err = call(&t, "test/error_page", json!({})).await.unwrap_err();
-    match &err {
-        Error::Http {
+    match err.transport_error() {
+        Some(HttpError::Status {
             status: 500, body, ..
-        } => assert!(body.contains("500 Internal Server Error")),
-        other => panic!("expected Http 500, got {other}"),
+        }) => assert!(body.contains("500 Internal Server Error")),
+        _ => panic!("expected Http 500, got {err}"),
     }
+    assert_eq!(err.kind(), "http");
     assert!(t.is_connected());
 }
 
@@ -646,7 +648,7 @@ async fn notification_http_error_fails_the_notify() {
     let err = bounded("notify", t.notify("notifications/initialized", None))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(401), "{err}");
 }
 
 struct Refresh {
@@ -721,7 +723,7 @@ async fn auth_hook_retry_happens_only_once() {
     });
     let t = connect(config(&server).with_auth(hook.clone()), &rec).await;
     let err = call(&t, "ping", json!({})).await.unwrap_err();
-    assert!(matches!(err, Error::Http { status: 401, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(401), "{err}");
     assert_eq!(hook.calls.load(Ordering::SeqCst), 1);
     assert_eq!(server.requests().len(), 2);
 }
@@ -861,7 +863,7 @@ async fn custom_headers_not_sent_cross_origin() {
     let t = connect(config(&server).with_header("X-Api-Key", "k3y-s3cret"), &rec).await;
     let err = call(&t, "ping", json!({})).await.unwrap_err();
     // Redirects are not followed: the other origin never sees the key.
-    assert!(matches!(err, Error::Http { status: 307, .. }), "{err}");
+    assert_eq!(http_status(&err), Some(307), "{err}");
     assert!(!err.to_string().contains("k3y-s3cret"));
     assert_eq!(server.requests()[0].header("x-api-key"), Some("k3y-s3cret"));
     assert!(other.requests().is_empty());
@@ -980,7 +982,11 @@ async fn connection_refused_is_connect_error() {
         .with_proxy(mcp_transport_http::ProxyMode::Direct);
     let t = connect(cfg, &rec).await;
     let err = call(&t, "ping", json!({})).await.unwrap_err();
-    assert!(matches!(err, Error::Connect(_)), "{err}");
+    assert!(
+        matches!(err.transport_error(), Some(HttpError::Connect { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), "connect");
     assert!(err.is_retryable_connection());
 }
 
@@ -1233,4 +1239,10 @@ async fn a_flood_of_server_requests_on_the_get_stream_is_capped() {
     wait_until("no request running", || t.server_requests_running() == 0).await;
     assert_eq!(gate.most.load(Ordering::SeqCst) as usize, cap);
     bounded("close", t.close()).await;
+}
+
+/// The HTTP status a session error carries, when it is an HTTP status error.
+fn http_status(err: &Error) -> Option<u16> {
+    err.transport_error::<HttpError>()
+        .and_then(HttpError::status)
 }

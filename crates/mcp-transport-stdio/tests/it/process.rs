@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use crate::common::*;
-use mcp_jsonrpc::{Error, NoopHandler};
+use mcp_jsonrpc::NoopHandler;
+use mcp_transport_stdio::Error;
 use mcp_transport_stdio::{
     STDERR_TAIL_MAX_BYTES, ShutdownTimeouts, StderrMode, StdioConfig, StdioTransport,
 };
@@ -19,18 +20,19 @@ async fn spawn_error_names_command_and_not_found() {
     ))
     .await
     .unwrap_err();
-    match &err {
-        Error::Spawn {
+    assert_eq!(err.kind(), "spawn");
+    match err.transport_error::<Error>() {
+        Some(Error::Spawn {
             command,
             not_found,
             stderr_tail,
             ..
-        } => {
+        }) => {
             assert_eq!(command, missing);
             assert!(*not_found);
             assert!(stderr_tail.is_none());
         }
-        other => panic!("expected a spawn error, got {other:?}"),
+        _ => panic!("expected a spawn error, got {err:?}"),
     }
     assert_eq!(
         err.to_string(),
@@ -45,7 +47,7 @@ async fn spawn_error_names_command_and_not_found() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&err, Error::Spawn { command, not_found: false, .. } if command == "sh"),
+        matches!(err.transport_error(), Some(Error::Spawn { command, not_found: false, .. }) if command == "sh"),
         "{err:?}"
     );
 
@@ -60,7 +62,7 @@ async fn spawn_error_names_command_and_not_found() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&err, Error::Spawn { not_found: false, source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied),
+        matches!(err.transport_error(), Some(Error::Spawn { not_found: false, source, .. }) if source.kind() == std::io::ErrorKind::PermissionDenied),
         "{err:?}"
     );
 }

@@ -1,0 +1,511 @@
+//! The client's error: what the MCP client itself refuses or runs into (the handshake,
+//! capabilities, revisions, pagination, output schemas), plus the session's error
+//! ([`SessionError`], which carries a transport's own error in turn).
+//!
+//! Each layer has its own type and keeps the one below as `source()`: a refused connection
+//! reads `Error::Session` → `mcp_jsonrpc::Error::Transport` → `mcp_http::Error::Connect` →
+//! `std::io::Error`. The helpers ([`Error::kind`], [`Error::is_timeout`], [`Error::rpc`],
+//! [`Error::http_status`], ...) answer across the layers, so callers need not match through
+//! them.
+
+use std::time::Duration;
+
+pub use mcp_jsonrpc::Error as SessionError;
+use mcp_jsonrpc::{TransportError, TransportFailure};
+use mcp_types::ErrorObject;
+
+/// Everything that can go wrong with an MCP client call or connection.
+///
+/// Match [`Error::Session`] for what the session reports (timeouts, cancellations, JSON-RPC
+/// errors, a closed transport, a transport's own error), or ask the helpers.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The session's error: a timeout, a cancellation, a JSON-RPC error from the server, a
+    /// closed transport, or a transport's own error (HTTP, process).
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    /// The server went away before it answered `initialize`.
+    #[error("{reason} before answering initialize{}", stderr_colon(stderr_tail.as_deref()))]
+    ClosedDuringHandshake {
+        /// What happened, e.g. "server exited with status 1".
+        reason: String,
+        /// The last lines of the server's stderr, when it has one.
+        stderr_tail: Option<String>,
+    },
+    /// The server did not answer `initialize` within the request timeout; we disconnected.
+    /// A stdio server that never answers usually says why on stderr (a missing API key, a
+    /// usage message): its last lines are kept here.
+    #[error("the server did not answer initialize within {} ms{}", after.as_millis(), stderr_suffix(stderr_tail.as_deref()))]
+    HandshakeTimeout {
+        /// The timeout that expired.
+        after: Duration,
+        /// The last lines of the server's stderr, when it has one.
+        stderr_tail: Option<String>,
+    },
+    /// The server answered `initialize` with a revision we do not speak; we disconnected.
+    #[error("server chose unsupported protocol revision {version:?} (supported: {})", mcp_types::SUPPORTED_PROTOCOL_VERSIONS.join(", "))]
+    UnsupportedProtocolVersion {
+        /// The revision the server answered with.
+        version: String,
+    },
+    /// The method needs a capability the server did not declare, so it was not sent.
+    #[error("server does not support {method}: capability `{capability}` was not declared")]
+    CapabilityNotSupported {
+        /// The method that was not sent.
+        method: String,
+        /// The missing server capability, e.g. `resources.subscribe`.
+        capability: &'static str,
+    },
+    /// A tool's `structuredContent` does not match the tool's declared `outputSchema`.
+    #[error("structured content of tool {tool:?} does not match its outputSchema: {message}")]
+    OutputSchemaMismatch {
+        /// The tool.
+        tool: String,
+        /// What the validator said.
+        message: String,
+    },
+    /// A `list_all_*` call stopped following `nextCursor` before the listing ended; the
+    /// pages gathered so far are dropped.
+    #[error("{method}: stopped following nextCursor: {reason}")]
+    PaginationAborted {
+        /// The list method, e.g. `tools/list`.
+        method: String,
+        /// Which bound the server ran into.
+        reason: mcp_jsonrpc::PaginationAbort,
+    },
+    /// The method does not exist in the negotiated revision (2026-07-28 removed `ping`,
+    /// `logging/setLevel`, `resources/subscribe`, ...): refused without a round trip.
+    #[error("{method} is not part of protocol revision {revision}")]
+    NotInRevision {
+        /// The method that was not sent.
+        method: String,
+        /// The negotiated revision.
+        revision: String,
+    },
+    /// The server and the client have no protocol revision in common (a modern server's
+    /// `supportedVersions` or `UnsupportedProtocolVersionError`, or the era the client was
+    /// limited to).
+    #[error("no protocol revision in common with the server (it speaks: {})", if offered.is_empty() { "nothing we know".to_owned() } else { offered.join(", ") })]
+    NoCommonVersion {
+        /// The revisions the server listed.
+        offered: Vec<String>,
+    },
+    /// A multi round-trip request (2026-07-28) still asked for input after this many rounds.
+    #[error("{method}: the server still asked for input after {rounds} rounds")]
+    InputRoundsExceeded {
+        /// The request, e.g. `tools/call`.
+        method: String,
+        /// The rounds answered.
+        rounds: usize,
+    },
+    /// The peer broke the protocol (unsupported revision, missing capability, ...).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// A configuration value that cannot be used.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+}
+
+fn stderr_colon(tail: Option<&str>) -> String {
+    match tail {
+        Some(t) if !t.trim().is_empty() => format!(": {}", t.trim_end()),
+        _ => String::new(),
+    }
+}
+
+fn stderr_suffix(tail: Option<&str>) -> String {
+    match tail {
+        Some(t) if !t.trim().is_empty() => format!("; stderr: {}", t.trim_end()),
+        _ => String::new(),
+    }
+}
+
+impl Error {
+    /// A closed-transport error without detail (`"Transport closed"`).
+    pub fn closed() -> Self {
+        SessionError::closed().into()
+    }
+
+    /// The caller's own argument cannot be sent ([`SessionError::InvalidArgument`]).
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        SessionError::InvalidArgument(message.into()).into()
+    }
+
+    /// The session's error, when this is one.
+    pub fn session(&self) -> Option<&SessionError> {
+        match self {
+            Self::Session(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The transport's error as its own type `E` (`mcp_http::Error`,
+    /// `mcp_transport_stdio::Error`, `mcp_transport_sse::Error`), when this is one.
+    pub fn transport_error<E: TransportFailure>(&self) -> Option<&E> {
+        self.session()?.transport_error::<E>()
+    }
+
+    /// The transport's error, boxed, when this is one.
+    pub fn transport(&self) -> Option<&TransportError> {
+        self.session()?.transport()
+    }
+
+    /// The HTTP layer's error, when this is one (features `http`, `sse`).
+    #[cfg(any(feature = "http", feature = "sse"))]
+    pub fn http_error(&self) -> Option<&mcp_http::Error> {
+        self.transport_error::<mcp_http::Error>()
+    }
+
+    /// The HTTP status the server refused a request with, when that is what this is.
+    pub fn http_status(&self) -> Option<u16> {
+        #[cfg(any(feature = "http", feature = "sse"))]
+        {
+            self.http_error().and_then(mcp_http::Error::status)
+        }
+        #[cfg(not(any(feature = "http", feature = "sse")))]
+        {
+            None
+        }
+    }
+
+    /// Whether a Streamable HTTP server forgot our session (the client re-initializes).
+    pub fn is_session_expired(&self) -> bool {
+        self.session().is_some_and(session_expired)
+    }
+
+    /// `Some(login_required)` when an auth hook (an OAuth provider) refused to authorize:
+    /// `Some(true)` when a person must log in.
+    pub fn login_required(&self) -> Option<bool> {
+        #[cfg(any(feature = "http", feature = "sse"))]
+        {
+            self.http_error().and_then(mcp_http::Error::login_required)
+        }
+        #[cfg(not(any(feature = "http", feature = "sse")))]
+        {
+            None
+        }
+    }
+
+    /// Whether a stdio server could not be started (feature `stdio`).
+    pub fn is_spawn_failure(&self) -> bool {
+        self.session().is_some_and(spawn_failed)
+    }
+
+    /// The last lines a stdio server wrote to stderr, when this error carries them (a
+    /// server that died during the handshake, never answered it, or could not start).
+    pub fn stderr_tail(&self) -> Option<&str> {
+        match self {
+            Self::ClosedDuringHandshake { stderr_tail, .. }
+            | Self::HandshakeTimeout { stderr_tail, .. } => stderr_tail.as_deref(),
+            #[cfg(feature = "stdio")]
+            Self::Session(_) => self
+                .transport_error::<mcp_transport_stdio::Error>()
+                .and_then(mcp_transport_stdio::Error::stderr_tail),
+            _ => None,
+        }
+    }
+
+    /// Whether the connection is gone and a reconnect may help: closed, refused, session
+    /// expired, the server gone during the handshake. Timeouts, cancellations and
+    /// JSON-RPC errors are not retryable this way.
+    pub fn is_retryable_connection(&self) -> bool {
+        match self {
+            Self::Session(e) => e.is_retryable_connection(),
+            Self::ClosedDuringHandshake { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether this is a timeout (of a request, or of the handshake).
+    pub fn is_timeout(&self) -> bool {
+        match self {
+            Self::Session(e) => e.is_timeout(),
+            Self::HandshakeTimeout { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the caller's own argument was refused before anything was sent.
+    pub fn is_invalid_argument(&self) -> bool {
+        self.session()
+            .is_some_and(SessionError::is_invalid_argument)
+    }
+
+    /// Whether the caller cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.session().is_some_and(SessionError::is_cancelled)
+    }
+
+    /// The JSON-RPC error the server returned, if that is what this is.
+    pub fn rpc(&self) -> Option<&ErrorObject> {
+        self.session()?.rpc()
+    }
+
+    /// A short, stable name for the kind of error (`"timeout"`, `"http"`, ...), for
+    /// machine-readable output (`mcp --json`, docs/cli-json.md).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Session(e) => e.kind(),
+            Self::HandshakeTimeout { .. } => "timeout",
+            Self::ClosedDuringHandshake { .. } => "closed",
+            Self::UnsupportedProtocolVersion { .. } | Self::NoCommonVersion { .. } => {
+                "unsupported_version"
+            }
+            Self::CapabilityNotSupported { .. } => "capability",
+            Self::OutputSchemaMismatch { .. } => "output_schema",
+            Self::PaginationAborted { .. } => "pagination",
+            Self::NotInRevision { .. } => "not_in_revision",
+            Self::InputRoundsExceeded { .. } => "input_rounds",
+            Self::Protocol(_) => "protocol",
+            Self::Config(_) => "config",
+        }
+    }
+}
+
+/// Whether the session's error says a Streamable HTTP server forgot our session.
+pub(crate) fn session_expired(error: &SessionError) -> bool {
+    #[cfg(any(feature = "http", feature = "sse"))]
+    {
+        error
+            .transport_error::<mcp_http::Error>()
+            .is_some_and(mcp_http::Error::is_session_expired)
+    }
+    #[cfg(not(any(feature = "http", feature = "sse")))]
+    {
+        let _ = error;
+        false
+    }
+}
+
+/// Whether the session's error says a stdio server could not be started.
+pub(crate) fn spawn_failed(error: &SessionError) -> bool {
+    #[cfg(feature = "stdio")]
+    {
+        error
+            .transport_error::<mcp_transport_stdio::Error>()
+            .is_some()
+    }
+    #[cfg(not(feature = "stdio"))]
+    {
+        let _ = error;
+        false
+    }
+}
+
+impl From<TransportError> for Error {
+    fn from(error: TransportError) -> Self {
+        Self::Session(error.into())
+    }
+}
+
+#[cfg(any(feature = "http", feature = "sse"))]
+impl From<mcp_http::Error> for Error {
+    fn from(error: mcp_http::Error) -> Self {
+        Self::Session(error.into())
+    }
+}
+
+/// Shorthand for results of the client.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+    use crate::{Client, ClientOptions, ServerConfig};
+
+    /// Each link of `error`'s `source()` chain, from `error` itself.
+    fn chain(error: &Error) -> Vec<&(dyn std::error::Error + 'static)> {
+        let mut links: Vec<&(dyn std::error::Error + 'static)> = vec![error];
+        let mut next = error.source();
+        while let Some(link) = next {
+            links.push(link);
+            next = link.source();
+        }
+        links
+    }
+
+    async fn connect(config: &ServerConfig) -> Error {
+        let connecting = Client::connect(config, ClientOptions::new("t", "0"));
+        match tokio::time::timeout(Duration::from_secs(30), connecting).await {
+            Ok(Ok(_)) => panic!("connected to nothing"),
+            Ok(Err(e)) => e,
+            Err(_) => panic!("connect did not finish within 30 s"),
+        }
+    }
+
+    #[cfg(feature = "http")]
+    #[tokio::test]
+    async fn a_refused_connection_reaches_the_io_error_through_every_layer() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        drop(listener);
+        let config = ServerConfig::remote(crate::TransportKind::Http, format!("http://{addr}/mcp"));
+        let error = connect(&config).await;
+        assert_eq!(error.kind(), "connect", "{error}");
+        assert!(error.is_retryable_connection());
+        let links = chain(&error);
+        assert!(links[0].downcast_ref::<Error>().is_some());
+        assert!(
+            links[1].downcast_ref::<SessionError>().is_some(),
+            "{links:?}"
+        );
+        assert!(
+            matches!(
+                links[2].downcast_ref::<mcp_http::Error>(),
+                Some(mcp_http::Error::Connect { .. })
+            ),
+            "{links:?}"
+        );
+        let io = links[3].downcast_ref::<std::io::Error>();
+        assert_eq!(
+            io.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::ConnectionRefused),
+            "{links:?}"
+        );
+        assert!(matches!(
+            error.http_error(),
+            Some(mcp_http::Error::Connect { .. })
+        ));
+        assert_eq!(error.http_status(), None);
+        // The text is the HTTP layer's, as before the split.
+        assert!(
+            error.to_string().starts_with("connection failed: "),
+            "{error}"
+        );
+    }
+
+    #[cfg(feature = "stdio")]
+    #[tokio::test]
+    async fn a_missing_command_reaches_the_os_error_through_every_layer() {
+        let command = "mcp-client-error-test-no-such-command-4711";
+        let error = connect(&ServerConfig::stdio(command, Vec::<String>::new())).await;
+        assert_eq!(error.kind(), "spawn", "{error}");
+        assert!(error.is_spawn_failure());
+        assert!(!error.is_retryable_connection());
+        assert_eq!(
+            error.to_string(),
+            format!("failed to start MCP server `{command}`: command not found on PATH")
+        );
+        let links = chain(&error);
+        assert!(links[1].downcast_ref::<SessionError>().is_some());
+        assert!(
+            links[2]
+                .downcast_ref::<mcp_transport_stdio::Error>()
+                .is_some_and(mcp_transport_stdio::Error::is_not_found),
+            "{links:?}"
+        );
+        let io = links[3].downcast_ref::<std::io::Error>();
+        assert_eq!(
+            io.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+    }
+
+    #[test]
+    fn kinds_are_the_names_from_before_the_split() {
+        let samples: Vec<(Error, &str)> = vec![
+            (Error::closed(), "closed"),
+            (Error::invalid_argument("x"), "invalid_argument"),
+            (
+                SessionError::Rpc(ErrorObject::new(-32601, "Method not found")).into(),
+                "rpc",
+            ),
+            (
+                Error::HandshakeTimeout {
+                    after: Duration::from_secs(1),
+                    stderr_tail: Some("boom\n".into()),
+                },
+                "timeout",
+            ),
+            (
+                Error::ClosedDuringHandshake {
+                    reason: "server exited with status 1".into(),
+                    stderr_tail: None,
+                },
+                "closed",
+            ),
+            (
+                Error::UnsupportedProtocolVersion {
+                    version: "1999-01-01".into(),
+                },
+                "unsupported_version",
+            ),
+            (
+                Error::NoCommonVersion {
+                    offered: Vec::new(),
+                },
+                "unsupported_version",
+            ),
+            (
+                Error::CapabilityNotSupported {
+                    method: "prompts/list".into(),
+                    capability: "prompts",
+                },
+                "capability",
+            ),
+            (
+                Error::NotInRevision {
+                    method: "ping".into(),
+                    revision: "2026-07-28".into(),
+                },
+                "not_in_revision",
+            ),
+            (
+                Error::InputRoundsExceeded {
+                    method: "tools/call".into(),
+                    rounds: 3,
+                },
+                "input_rounds",
+            ),
+            (Error::Protocol("x".into()), "protocol"),
+            (Error::Config("x".into()), "config"),
+        ];
+        for (error, kind) in &samples {
+            assert_eq!(error.kind(), *kind, "{error:?}");
+        }
+        let handshake = &samples[3].0;
+        assert!(handshake.is_timeout());
+        assert_eq!(handshake.stderr_tail(), Some("boom\n"));
+        assert_eq!(
+            handshake.to_string(),
+            "the server did not answer initialize within 1000 ms; stderr: boom"
+        );
+        assert_eq!(samples[2].0.rpc().map(|e| e.code), Some(-32601));
+        assert_eq!(
+            samples[2].0.to_string(),
+            "MCP error -32601: Method not found"
+        );
+        assert!(samples[4].0.is_retryable_connection());
+        assert!(samples[1].0.is_invalid_argument());
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn http_helpers_reach_the_http_error() {
+        let login = Error::from(mcp_http::Error::Authorization {
+            login_required: true,
+            message: "run `mcp login s`".into(),
+        });
+        assert_eq!(login.kind(), "authorization");
+        assert_eq!(login.login_required(), Some(true));
+        assert_eq!(login.to_string(), "login required: run `mcp login s`");
+        let status = Error::from(mcp_http::Error::Status {
+            status: 401,
+            body: String::new(),
+            www_authenticate: None,
+            auth_server: None,
+        });
+        assert_eq!(status.kind(), "http");
+        assert_eq!(status.http_status(), Some(401));
+        assert_eq!(status.login_required(), None);
+        let expired = Error::from(mcp_http::Error::SessionExpired {
+            session_id: "s".into(),
+        });
+        assert!(expired.is_session_expired());
+        assert!(expired.is_retryable_connection());
+        assert_eq!(expired.kind(), "session_expired");
+    }
+}

@@ -1,0 +1,235 @@
+//! The HTTP layer's error: what can go wrong between our client and an HTTP server, for
+//! both HTTP transports and the OAuth client. The session carries it in
+//! [`mcp_jsonrpc::Error::Transport`]; get it back with
+//! `session_error.transport_error::<mcp_http::Error>()`.
+
+use mcp_jsonrpc::TransportFailure;
+
+/// A boxed error kept as a source.
+type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Everything that can go wrong at the HTTP layer.
+///
+/// The texts and [`kind`](Self::kind) names are the ones the single error type used before
+/// the split, so `mcp --json` output and messages did not change.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server answered with a non-2xx HTTP status.
+    #[error("HTTP {status}: {body}{}", auth_hints(www_authenticate.as_deref(), auth_server.as_deref()))]
+    Status {
+        /// Status code.
+        status: u16,
+        /// Response body (bounded, [`ERROR_BODY_LIMIT`](crate::ERROR_BODY_LIMIT)), as text.
+        body: String,
+        /// The `WWW-Authenticate` header, when present.
+        www_authenticate: Option<String>,
+        /// The `Mcp-Auth-Server` header, when present.
+        auth_server: Option<String>,
+    },
+    /// HTTP 404 for a request that carried a session id: the server forgot the session.
+    /// The client answers with a fresh `initialize`.
+    #[error("session expired: the server answered 404 for session {session_id}")]
+    SessionExpired {
+        /// The session id that is no longer valid.
+        session_id: String,
+    },
+    /// Could not reach the server at all (refused, DNS, TLS handshake, proxy). The message
+    /// holds the whole chain of causes; `source()` is the first of them, when there is one.
+    #[error("connection failed: {message}")]
+    Connect {
+        /// What failed, with its causes.
+        message: String,
+        /// The underlying error (an `std::io::Error` for a refused TCP connection).
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// A response body over the configured size limit.
+    #[error("message too large: exceeds the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// An answer that breaks the HTTP side of the protocol (an event stream that does not
+    /// parse, a legacy SSE endpoint on another origin).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The server demands authorization and the client could not obtain it: a person must
+    /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
+    /// holds a secret). Returned by an [`AuthHook`](crate::AuthHook) instead of a bare 401.
+    #[error("{}{message}", if *login_required { "login required: " } else { "authorization failed: " })]
+    Authorization {
+        /// No usable credentials and no way to get them without a person.
+        login_required: bool,
+        /// What happened, and what to do about it.
+        message: String,
+    },
+    /// A configuration value that cannot be used (a URL, a header, a certificate).
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// An I/O error on the connection (it broke mid-request or mid-body).
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> String {
+    let mut out = String::new();
+    if let Some(v) = www_authenticate {
+        out.push_str(&format!(" (WWW-Authenticate: {v})"));
+    }
+    if let Some(v) = auth_server {
+        out.push_str(&format!(" (Mcp-Auth-Server: {v})"));
+    }
+    out
+}
+
+impl Error {
+    /// A connection failure with only a message.
+    pub fn connect(message: impl Into<String>) -> Self {
+        Self::Connect {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A connection failure caused by `source`.
+    pub fn connect_from(
+        message: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> Self {
+        Self::Connect {
+            message: message.into(),
+            source: Some(source.into()),
+        }
+    }
+
+    /// A short, stable name for the kind of error (`"http"`, `"connect"`, ...), for
+    /// machine-readable output; the same names the session's and the client's errors use.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Status { .. } => "http",
+            Self::SessionExpired { .. } => "session_expired",
+            Self::Connect { .. } => "connect",
+            Self::TooLarge { .. } => "too_large",
+            Self::Protocol(_) => "protocol",
+            Self::Authorization { .. } => "authorization",
+            Self::Config(_) => "config",
+            Self::Io(_) => "io",
+        }
+    }
+
+    /// Whether the connection is gone and a reconnect may help: refused, broken, session
+    /// expired. A status, an authorization failure or a bad configuration is not.
+    pub fn is_retryable_connection(&self) -> bool {
+        matches!(
+            self,
+            Self::SessionExpired { .. } | Self::Connect { .. } | Self::Io(_)
+        )
+    }
+
+    /// The HTTP status the server answered with, when this is [`Error::Status`].
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Status { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// Whether the server forgot our session ([`Error::SessionExpired`]).
+    pub fn is_session_expired(&self) -> bool {
+        matches!(self, Self::SessionExpired { .. })
+    }
+
+    /// Whether this is an authorization failure an auth hook reported; `Some(true)` when a
+    /// person must log in.
+    pub fn login_required(&self) -> Option<bool> {
+        match self {
+            Self::Authorization { login_required, .. } => Some(*login_required),
+            _ => None,
+        }
+    }
+}
+
+impl TransportFailure for Error {
+    fn kind(&self) -> &'static str {
+        Error::kind(self)
+    }
+
+    fn is_retryable_connection(&self) -> bool {
+        Error::is_retryable_connection(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn texts_and_kinds_are_the_ones_from_before_the_split() {
+        let status = Error::Status {
+            status: 401,
+            body: "unauthorized".into(),
+            www_authenticate: Some("Bearer realm=\"x\"".into()),
+            auth_server: Some("https://auth.example".into()),
+        };
+        assert_eq!(
+            status.to_string(),
+            "HTTP 401: unauthorized (WWW-Authenticate: Bearer realm=\"x\") (Mcp-Auth-Server: https://auth.example)"
+        );
+        assert_eq!(status.kind(), "http");
+        assert_eq!(status.status(), Some(401));
+        let expired = Error::SessionExpired {
+            session_id: "s".into(),
+        };
+        assert_eq!(expired.kind(), "session_expired");
+        assert!(expired.is_retryable_connection());
+        let refused = Error::connect_from(
+            "refused",
+            std::io::Error::from(std::io::ErrorKind::ConnectionRefused),
+        );
+        assert_eq!(refused.to_string(), "connection failed: refused");
+        assert_eq!(refused.kind(), "connect");
+        assert!(refused.is_retryable_connection());
+        let io = refused
+            .source()
+            .and_then(|s| s.downcast_ref::<std::io::Error>());
+        assert_eq!(
+            io.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::ConnectionRefused)
+        );
+        assert_eq!(Error::TooLarge { limit: 1 }.kind(), "too_large");
+        let login = Error::Authorization {
+            login_required: true,
+            message: "run `mcp login x`".into(),
+        };
+        assert_eq!(login.to_string(), "login required: run `mcp login x`");
+        assert_eq!(login.kind(), "authorization");
+        assert!(!login.is_retryable_connection());
+        assert_eq!(Error::Config("x".into()).kind(), "config");
+        assert_eq!(Error::Protocol("x".into()).kind(), "protocol");
+    }
+
+    #[test]
+    fn the_session_error_carries_it_with_its_kind_and_its_source() {
+        let session = mcp_jsonrpc::Error::from(Error::connect_from(
+            "tcp connect failed",
+            std::io::Error::from(std::io::ErrorKind::ConnectionRefused),
+        ));
+        assert_eq!(session.kind(), "connect");
+        assert!(session.is_retryable_connection());
+        assert_eq!(session.to_string(), "connection failed: tcp connect failed");
+        let http = session.source().expect("the HTTP error");
+        assert!(http.downcast_ref::<Error>().is_some());
+        assert!(
+            http.source()
+                .and_then(|s| s.downcast_ref::<std::io::Error>())
+                .is_some()
+        );
+        assert!(matches!(
+            session.transport_error::<Error>(),
+            Some(Error::Connect { .. })
+        ));
+    }
+}
