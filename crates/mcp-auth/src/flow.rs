@@ -138,12 +138,23 @@ impl Flow<'_> {
         scopes: &[String],
         assertion: Secret,
     ) -> Result<StoredTokens, AuthError> {
-        let client = client_for(self.http, self.config, self.store, discovery, None).await?;
-        let mut params = vec![
+        let params = vec![
             ("grant_type", JWT_BEARER_GRANT.to_owned()),
             ("assertion", assertion.expose().to_owned()),
-            ("resource", discovery.resource.clone()),
         ];
+        self.unattended_grant(discovery, scopes, params).await
+    }
+
+    /// A grant that needs no person (client credentials, JWT bearer): `params` (the grant's
+    /// own) with the resource and the scopes, sent by the registered client.
+    async fn unattended_grant(
+        &self,
+        discovery: &Discovery,
+        scopes: &[String],
+        mut params: Vec<(&'static str, String)>,
+    ) -> Result<StoredTokens, AuthError> {
+        let client = client_for(self.http, self.config, self.store, discovery, None).await?;
+        params.push(("resource", discovery.resource.clone()));
         if !scopes.is_empty() {
             params.push(("scope", scopes.join(" ")));
         }
@@ -177,17 +188,8 @@ impl Flow<'_> {
         discovery: &Discovery,
         scopes: &[String],
     ) -> Result<StoredTokens, AuthError> {
-        let client = client_for(self.http, self.config, self.store, discovery, None).await?;
-        let mut params = vec![
-            ("grant_type", "client_credentials".to_owned()),
-            ("resource", discovery.resource.clone()),
-        ];
-        if !scopes.is_empty() {
-            params.push(("scope", scopes.join(" ")));
-        }
-        self.token_request(discovery, &client, params, scopes)
-            .send(self.http)
-            .await
+        let params = vec![("grant_type", "client_credentials".to_owned())];
+        self.unattended_grant(discovery, scopes, params).await
     }
 
     async fn authorization_code(
