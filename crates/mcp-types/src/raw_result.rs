@@ -104,6 +104,29 @@ impl RawResult {
         }
     }
 
+    /// The text the value lies within, not checked: the value itself once it has been read
+    /// or decoded, else everything from its start to the message's closing brace (which
+    /// may hold more members after it). For a quick screen before a decode, such as "can
+    /// this text hold that word at all", without paying for the check [`get`](Self::get)
+    /// makes; never as the value itself.
+    ///
+    /// ```
+    /// use mcp_types::Message;
+    ///
+    /// let line = r#"{"jsonrpc":"2.0","id":7,"result":{"n":1},"extra":true}"#;
+    /// let Ok(Message::Response(response)) = Message::from_string(line.to_owned()) else { panic!() };
+    /// assert_eq!(response.result.unchecked_text(), r#"{"n":1},"extra":true"#);
+    /// assert_eq!(response.result.get(), r#"{"n":1}"#);
+    /// assert_eq!(response.result.unchecked_text(), r#"{"n":1}"#);
+    /// ```
+    pub fn unchecked_text(&self) -> &str {
+        match self.span.get() {
+            Some(Some(span)) => self.text.get(span.clone()).unwrap_or(""),
+            Some(None) => "null",
+            None => self.guessed(),
+        }
+    }
+
     /// Decode the value as a `tools/call` result: [`decode`](Self::decode) with a fast path
     /// for the shape servers send most, one text block and nothing else, whose text is
     /// copied out without serde walking it (for a 1 MB text, half of the client's

@@ -68,7 +68,9 @@ impl Modern {
             let raw = self
                 .send(session, method, &params, &options, &headers)
                 .await?;
-            if !multi_round || !may_require_input(raw.get()) {
+            // Screened on the text as it arrived: `get()` would check the value with a full
+            // parse first, the very cost this screen avoids.
+            if !multi_round || !may_require_input(raw.unchecked_text()) {
                 return Ok(raw);
             }
             let kind: ResultKind = crate::client::decode(method, &raw)?;
