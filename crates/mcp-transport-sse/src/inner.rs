@@ -97,7 +97,19 @@ impl Inner {
                 HttpError::Protocol("the legacy SSE endpoint is not known yet".into()).into(),
             );
         };
-        let response = self.send(Method::POST, endpoint, Some(frame)).await?;
+        let response = match self.send(Method::POST, endpoint, Some(frame)).await {
+            // The endpoint names a session the server no longer knows (it restarted, or it
+            // ended the stream and we have not read that yet): the connection is gone, and a
+            // new one (a new stream, a new session) is what helps, so the error says so and
+            // is retryable, like Streamable HTTP's 404 for a session.
+            Err(e) if e.transport_error::<HttpError>().and_then(HttpError::status) == Some(404) => {
+                return Err(HttpError::SessionExpired {
+                    session_id: session_of(endpoint),
+                }
+                .into());
+            }
+            other => other?,
+        };
         // Legacy servers answer "Accepted" or nothing; the real answer comes on the stream.
         // Read (and discard) the body up to the configured bound so the connection can be
         // reused; a longer one is dropped, closing its connection, and the POST still
@@ -105,4 +117,14 @@ impl Inner {
         drain_body(response.into_body(), self.config.max_body_bytes).await;
         Ok(())
     }
+}
+
+/// The session an endpoint names (its `sessionId` or `session_id` query member, as the
+/// TypeScript and Python SDKs write it), else the endpoint's path.
+fn session_of(endpoint: &Url) -> String {
+    endpoint
+        .query_pairs()
+        .find(|(key, _)| key == "sessionId" || key == "session_id")
+        .map(|(_, value)| value.into_owned())
+        .unwrap_or_else(|| endpoint.path().to_owned())
 }

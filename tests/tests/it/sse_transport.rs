@@ -221,6 +221,8 @@ enum Fake {
     UndecodableAnswers,
     /// Name an endpoint, then send 200 `ping` requests on the stream at once.
     PingFlood,
+    /// Name an endpoint, then answer every POST 404, as a server that forgot the session.
+    ForgottenSession,
 }
 
 /// How many pings [`Fake::PingFlood`] sends.
@@ -289,7 +291,7 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, state: Arc<FakeState>) {
                 Fake::SilentSession => {
                     out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=gone\n\n")
                 }
-                Fake::RefuseFirstPost | Fake::UndecodableAnswers => {
+                Fake::RefuseFirstPost | Fake::UndecodableAnswers | Fake::ForgottenSession => {
                     out.extend_from_slice(b"event: endpoint\ndata: /messages?session_id=s1\n\n")
                 }
                 Fake::PingFlood => {
@@ -331,6 +333,13 @@ async fn serve_fake(mut stream: TcpStream, mode: Fake, state: Arc<FakeState>) {
             posts.push(format!("{head}\r\n\r\n{body}"));
             posts.len() == 1
         };
+        if mode == Fake::ForgottenSession {
+            let refusal = "HTTP/1.1 404 Not Found\r\nContent-Length: 15\r\n\r\nunknown session";
+            if stream.write_all(refusal.as_bytes()).await.is_err() {
+                return;
+            }
+            continue;
+        }
         if mode == Fake::RefuseFirstPost && first {
             let refusal = "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 6\r\n\r\nexpiry";
             if stream.write_all(refusal.as_bytes()).await.is_err() {
@@ -391,6 +400,27 @@ async fn no_endpoint_within_deadline_is_an_error() {
         text.contains("endpoint") && text.contains("300 ms"),
         "{text}"
     );
+}
+
+/// A POST the server answers 404 (it forgot the session, or ended the stream before we
+/// read that): a retryable `session_expired` naming the session, at once, so a manager
+/// reconnects rather than reporting a plain HTTP error.
+#[tokio::test]
+async fn a_post_for_a_forgotten_session_is_a_retryable_session_expiry() {
+    let (url, _state) = fake_server(Fake::ForgottenSession).await;
+    let (transport, _rec) = connect(&url).await;
+    let err = bounded(transport.request(
+        "tools/list",
+        None,
+        RequestOptions::new().with_timeout(Duration::from_secs(60)),
+    ))
+    .await
+    .unwrap_err();
+    assert!(err.is_retryable_connection(), "{err}");
+    assert_eq!(err.kind(), "session_expired", "{err}");
+    assert!(err.to_string().contains("s1"), "{err}");
+    assert_eq!(transport.pending_len(), 0);
+    transport.close().await;
 }
 
 #[tokio::test]
