@@ -262,12 +262,9 @@ impl Client {
         params: &P,
         options: RequestOptions,
     ) -> Result<R, Error> {
-        let params = mcp_types::to_raw(params).map_err(|e| {
-            Error::Session(SessionError::InvalidArgument(format!(
-                "cannot encode params: {e}"
-            )))
-        })?;
-        let raw = self.request_raw(method, Some(params), options).await?;
+        let raw = self
+            .request_raw(method, Some(encode(params)?), options)
+            .await?;
         decode(method, &raw)
     }
 
@@ -280,11 +277,7 @@ impl Client {
         if let Some(modern) = &self.inner.modern {
             modern.refuse_removed(method)?;
         }
-        let params = params.map(mcp_types::to_raw).transpose().map_err(|e| {
-            Error::Session(SessionError::InvalidArgument(format!(
-                "cannot encode params: {e}"
-            )))
-        })?;
+        let params = params.map(encode).transpose()?;
         Ok(self.inner.connection.session.notify(method, params).await?)
     }
 
@@ -399,17 +392,11 @@ impl Client {
         params: &CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
-        let params = mcp_types::to_raw(params)
-            .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))?;
         let raw = self
-            .request_raw(methods::TOOLS_CALL, Some(params), options)
+            .request_raw(methods::TOOLS_CALL, Some(encode(params)?), options)
             .await?;
-        raw.decode_tool_result().map_err(|source| {
-            Error::Session(SessionError::InvalidResult {
-                method: methods::TOOLS_CALL.to_owned(),
-                source,
-            })
-        })
+        raw.decode_tool_result()
+            .map_err(|source| invalid_result(methods::TOOLS_CALL, source))
     }
 
     // --- For `tasks/` (task-augmented tool calls): what they need of the client's state.
@@ -580,13 +567,8 @@ impl Client {
 
     async fn paged_raw(&self, method: &str, cursor: Option<String>) -> Result<RawResult, Error> {
         let params = cursor
-            .map(|c| mcp_types::to_raw(&PaginatedRequestParams::default().with_cursor(c)))
-            .transpose()
-            .map_err(|e| {
-                Error::Session(SessionError::InvalidArgument(format!(
-                    "cannot encode params: {e}"
-                )))
-            })?;
+            .map(|c| encode(&PaginatedRequestParams::default().with_cursor(c)))
+            .transpose()?;
         self.request_raw(method, params, RequestOptions::new())
             .await
     }
@@ -643,11 +625,21 @@ impl Client {
     }
 }
 
+/// Request params as JSON text; params that do not encode are the caller's mistake.
+pub(crate) fn encode<P: Serialize + ?Sized>(params: &P) -> Result<Box<RawValue>, Error> {
+    mcp_types::to_raw(params)
+        .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))
+}
+
 pub(crate) fn decode<R: DeserializeOwned>(method: &str, raw: &RawResult) -> Result<R, Error> {
-    raw.decode().map_err(|source| {
-        Error::Session(SessionError::InvalidResult {
-            method: method.to_owned(),
-            source,
-        })
+    raw.decode()
+        .map_err(|source| invalid_result(method, source))
+}
+
+/// A result of `method` that does not decode into the type asked for.
+fn invalid_result(method: &str, source: serde_json::Error) -> Error {
+    Error::Session(SessionError::InvalidResult {
+        method: method.to_owned(),
+        source,
     })
 }

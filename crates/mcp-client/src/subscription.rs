@@ -66,8 +66,7 @@ impl Client {
                 revision: self.protocol_version(),
             });
         }
-        let params = mcp_types::to_raw(&SubscriptionsListenRequestParams::new(filter))
-            .map_err(|e| Error::invalid_argument(format!("cannot encode params: {e}")))?;
+        let params = crate::client::encode(&SubscriptionsListenRequestParams::new(filter))?;
         let cancel = CancelToken::new();
         let options = RequestOptions::new()
             .with_timeout(std::time::Duration::ZERO)

@@ -145,14 +145,11 @@ impl RawResult {
     ///
     /// As [`decode`](Self::decode).
     pub fn decode_tool_result(&self) -> Result<crate::CallToolResult, serde_json::Error> {
-        let value = match self.span.get() {
-            Some(Some(span)) => self.text.get(span.clone()).unwrap_or(""),
-            Some(None) => return Err(self.malformed()),
-            None => self.guessed(),
-        };
-        match crate::text_result::single_text_result(value) {
+        // A malformed message reads `null` here, which the fast path leaves to `decode`.
+        match crate::text_result::single_text_result(self.unchecked_text()) {
             Some(result) => {
-                // The fast path read the whole guess as one JSON value: the guess is right.
+                // The fast path read the whole text as one JSON value: when that was the
+                // guess, the guess is right (when the span was known, this sets nothing).
                 let _ = self.span.set(Some(self.guess.clone()));
                 Ok(result)
             }

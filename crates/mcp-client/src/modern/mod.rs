@@ -92,7 +92,7 @@ impl ModernMeta {
     pub(crate) fn params(&self, params: Option<&RawValue>) -> Result<Box<RawValue>, Error> {
         match self.splice(params) {
             Some(spliced) => Ok(spliced),
-            None => encode(&self.object(params)?),
+            None => crate::client::encode(&self.object(params)?),
         }
     }
 
@@ -123,14 +123,6 @@ impl ModernMeta {
         // valid JSON and the splice keeps them so, so this does not fail in practice.
         RawValue::from_string(out).ok()
     }
-}
-
-pub(crate) fn encode(object: &Map<String, Value>) -> Result<Box<RawValue>, Error> {
-    mcp_types::to_raw(object).map_err(|e| {
-        Error::Session(SessionError::InvalidArgument(format!(
-            "cannot encode params: {e}"
-        )))
-    })
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ impl Modern {
             if let Some(state) = input.request_state {
                 object.insert("requestState".into(), Value::String(state));
             }
-            params = super::encode(&object)?;
+            params = crate::client::encode(&object)?;
             tracing::debug!(target: "mcp::client", method, rounds, "retrying with the requested input");
         }
     }
