@@ -385,8 +385,8 @@ impl Client {
         Ok(result)
     }
 
-    /// One `tools/call`, its result decoded with the fast path for a single text block
-    /// ([`RawResult::decode_tool_result`]).
+    /// One `tools/call`, its result decoded with the fast path for a single text block,
+    /// in the reply's own buffer ([`RawResult::into_tool_result`]).
     async fn call_tool_once(
         &self,
         params: &CallToolRequestParams,
@@ -395,7 +395,7 @@ impl Client {
         let raw = self
             .request_raw(methods::TOOLS_CALL, Some(encode(params)?), options)
             .await?;
-        raw.decode_tool_result()
+        raw.into_tool_result()
             .map_err(|source| invalid_result(methods::TOOLS_CALL, source))
     }
 

@@ -157,6 +157,38 @@ impl RawResult {
         }
     }
 
+    /// [`decode_tool_result`](Self::decode_tool_result) that consumes the result: on the
+    /// fast path the text keeps the message's own buffer (moved down in place), so a large
+    /// text is neither allocated nor copied again. What a caller that is done with the raw
+    /// result should use.
+    ///
+    /// ```
+    /// use mcp_types::{Message, CallToolResult};
+    ///
+    /// let line = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"hi"}]}}"#;
+    /// let Ok(Message::Response(response)) = Message::from_string(line.to_owned()) else { panic!() };
+    /// let result: CallToolResult = response.result.into_tool_result().unwrap();
+    /// assert_eq!(result.text(), "hi");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](Self::decode).
+    pub fn into_tool_result(self) -> Result<crate::CallToolResult, serde_json::Error> {
+        let value = match self.span.get() {
+            Some(Some(span)) => span.clone(),
+            // Malformed: `decode` says why.
+            Some(None) => return self.decode(),
+            // The fast path reads the whole guess as one value, which checks it.
+            None => self.guess.clone(),
+        };
+        let Self { text, span, guess } = self;
+        match crate::text_result::single_text_result_in(text, value) {
+            Ok(result) => Ok(result),
+            Err(text) => Self { text, span, guess }.decode(),
+        }
+    }
+
     fn guessed(&self) -> &str {
         self.text.get(self.guess.clone()).unwrap_or("")
     }

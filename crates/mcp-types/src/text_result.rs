@@ -10,6 +10,8 @@
 //! any other member, whitespace, an escape, returns `None` and serde decides. The `message`
 //! fuzz target checks that both paths always agree.
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use crate::{CallToolResult, ContentBlock, TextContent};
@@ -19,24 +21,57 @@ const MODERN_HEAD: &str = r#"{"resultType":"complete","content":[{"type":"text",
 const TAIL: &str = r#""}]}"#;
 
 /// `value` (a `tools/call` result's JSON text) decoded, when it has exactly the shape above
-/// and its text needs no unescaping; `None` otherwise.
+/// and its text needs no unescaping; `None` otherwise. The text is copied out of `value`.
 pub(crate) fn single_text_result(value: &str) -> Option<CallToolResult> {
-    let (modern, rest) = match value.strip_prefix(HEAD) {
-        Some(rest) => (false, rest),
-        None => (true, value.strip_prefix(MODERN_HEAD)?),
+    let (text, modern) = single_text_span(value)?;
+    Some(text_result(value[text].to_owned(), modern))
+}
+
+/// [`single_text_result`] for the value `message[value]` of a message the caller owns: the
+/// text keeps the message's own allocation, moved down to its start in place. With a 1 MB
+/// text this saves a fresh megabyte (its page faults included) and a copy out of a cold
+/// buffer, the largest part of what the decode cost in wall time (docs/performance.md).
+/// Gives the message back when the shape is not the fast path's.
+pub(crate) fn single_text_result_in(
+    mut message: String,
+    value: Range<usize>,
+) -> Result<CallToolResult, String> {
+    let Some((text, modern)) = message.get(value.clone()).and_then(single_text_span) else {
+        return Err(message);
     };
-    let text = rest.strip_suffix(TAIL)?;
-    if needs_decoding(text.as_bytes()) {
+    // Both ends are next to an ASCII quote, so on character boundaries.
+    message.truncate(value.start + text.end);
+    message.drain(..value.start + text.start);
+    Ok(text_result(message, modern))
+}
+
+/// Where the text lies in `value` (between its quotes), and whether the result carries
+/// `"resultType":"complete"`, when `value` has the fast path's shape.
+fn single_text_span(value: &str) -> Option<(Range<usize>, bool)> {
+    let (modern, head) = if value.starts_with(HEAD) {
+        (false, HEAD.len())
+    } else if value.starts_with(MODERN_HEAD) {
+        (true, MODERN_HEAD.len())
+    } else {
+        return None;
+    };
+    let end = value.len().checked_sub(TAIL.len())?;
+    if end < head || !value.ends_with(TAIL) || needs_decoding(&value.as_bytes()[head..end]) {
         return None;
     }
+    Some((head..end, modern))
+}
+
+/// The result serde would decode: one text block, and at 2026-07-28 `resultType` kept where
+/// serde puts a member it does not know.
+fn text_result(text: String, modern: bool) -> CallToolResult {
     let mut result = CallToolResult::new(vec![ContentBlock::Text(TextContent::new(text))]);
     if modern {
-        // Where serde puts a member it does not know.
         result
             .extra
             .insert("resultType".into(), Value::String("complete".into()));
     }
-    Some(result)
+    result
 }
 
 /// Whether a JSON string body holds a quote (its end, so the shape was not what it seemed), a
@@ -67,6 +102,11 @@ mod tests {
             let fast = single_text_result(value);
             assert!(fast.is_some(), "{value}");
             assert_eq!(fast, by_serde(value), "{value}");
+            // In place, inside a whole message.
+            let message = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{value}}}"#);
+            let start = message.find(value).unwrap();
+            let owned = single_text_result_in(message, start..start + value.len());
+            assert_eq!(owned.ok(), by_serde(value), "{value}");
         }
     }
 
@@ -85,6 +125,8 @@ mod tests {
             r#"{"content":[{"type":"text","text":"#,
         ] {
             assert_eq!(single_text_result(value), None, "{value}");
+            let given_back = single_text_result_in(value.to_owned(), 0..value.len());
+            assert_eq!(given_back, Err(value.to_owned()), "{value}");
         }
     }
 }

@@ -6,7 +6,8 @@
 //!   result text. Where the full parse rejects a message the fast path may still hand out a
 //!   response (by design: its result then decodes to an error and reads `null`).
 //! - A response's result decodes as a `tools/call` result the same through
-//!   `decode_tool_result` (its fast path for one text block) as through serde.
+//!   `decode_tool_result` and `into_tool_result` (their fast path for one text block, the
+//!   second in place) as through serde.
 //! - Every message that parses re-encodes (`to_json`, i.e. the hand-written encoders) to
 //!   JSON equal to what serde makes of its parts, and parses back to the same message.
 
@@ -48,14 +49,16 @@ pub fn check(data: &[u8]) {
             );
             assert_eq!(r.result.get(), "null", "full parse said {e}");
             assert!(r.result.clone().decode_tool_result().is_err());
+            assert!(r.result.clone().into_tool_result().is_err());
         }
         (Err(e), Ok(other)) => panic!("full parse said {e}, fast path gave {other:?}"),
         (Ok(full), Err(e)) => panic!("fast path said {e}, full parse gave {full:?}"),
     }
 }
 
-/// `decode_tool_result` (with its fast path for one text block) decodes exactly as the
-/// plain serde decode does, on a fresh result (the guess unchecked) and on one already read.
+/// `decode_tool_result` and `into_tool_result` (with their fast path for one text block)
+/// decode exactly as the plain serde decode does, on a fresh result (the guess unchecked)
+/// and on one already read.
 fn tool_result_paths_agree(result: &RawResult) {
     let serde: Option<CallToolResult> = result.clone().decode().ok();
     assert_eq!(
@@ -63,12 +66,22 @@ fn tool_result_paths_agree(result: &RawResult) {
         serde,
         "tool result paths disagree"
     );
+    assert_eq!(
+        result.clone().into_tool_result().ok(),
+        serde,
+        "tool result paths disagree (in place)"
+    );
     let read = result.clone();
     let _ = read.get();
     assert_eq!(
         read.decode_tool_result().ok(),
         serde,
         "tool result paths disagree"
+    );
+    assert_eq!(
+        read.into_tool_result().ok(),
+        serde,
+        "tool result paths disagree (in place, after a read)"
     );
 }
 
