@@ -141,6 +141,13 @@ impl RpcCore {
         self.dispatch_frame(Frame::from_vec_keep(bytes), None, sink);
     }
 
+    /// [`dispatch_owned`](Self::dispatch_owned) for a frame the transport already holds as
+    /// text (a line it checked as UTF-8 while reading it, an SSE event's data): the text is
+    /// not checked again.
+    pub fn dispatch_text(&self, text: String, sink: impl FnMut(Incoming)) {
+        self.dispatch_frame(Frame::from_string_keep(text), None, sink);
+    }
+
     /// [`dispatch_owned`](Self::dispatch_owned) that also says whether the frame (or an
     /// item of its batch) answered request `ours`, delivered or not.
     pub fn dispatch_owned_for(

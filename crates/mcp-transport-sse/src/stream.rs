@@ -75,7 +75,7 @@ impl Inner {
             mut stream, early, ..
         } = open;
         for event in early {
-            self.inbox.receive(event.data.into_bytes());
+            self.inbox.receive_text(event.data);
         }
         let detail = loop {
             // Back-pressure: no next event while the session answers as many server
@@ -83,7 +83,7 @@ impl Inner {
             self.inbox.ready().await;
             match stream.next_event().await {
                 Ok(Some(event)) if event.event == MESSAGE_EVENT => {
-                    self.inbox.receive(event.data.into_bytes());
+                    self.inbox.receive_text(event.data);
                 }
                 Ok(Some(event)) => {
                     // A second `endpoint` would move our POSTs mid-session: not followed.

@@ -1,13 +1,16 @@
 //! A hook for the fuzz targets and their corpus tests (`fuzz/`): the line splitter the
 //! reader uses, driven over in-memory chunks. Not part of the supported API.
 
-use crate::line_reader::{LineEvent, LineSplitter};
+use crate::line_reader::{Line, LineEvent, LineSplitter};
 
 /// What the splitter reported for one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LineOutcome {
-    /// A complete line (without `\n` and a trailing `\r`).
-    Line(Vec<u8>),
+    /// A complete line (without `\n` and a trailing `\r`) that is UTF-8, checked as it
+    /// arrived.
+    Text(String),
+    /// A complete line that is not UTF-8.
+    Bytes(Vec<u8>),
     /// A line longer than the limit, skipped.
     TooLarge,
 }
@@ -22,7 +25,8 @@ pub fn split_lines<'a>(
     let mut out = Vec::new();
     let mut push = |event| {
         out.push(match event {
-            LineEvent::Line(line) => LineOutcome::Line(line),
+            LineEvent::Line(Line::Text(text)) => LineOutcome::Text(text),
+            LineEvent::Line(Line::Bytes(bytes)) => LineOutcome::Bytes(bytes),
             LineEvent::TooLarge { .. } => LineOutcome::TooLarge,
         });
     };

@@ -30,6 +30,7 @@ mod config;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+mod line_buf;
 mod line_reader;
 mod process_group;
 mod reader;

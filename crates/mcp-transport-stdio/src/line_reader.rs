@@ -9,11 +9,15 @@ use std::io;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+pub(crate) use crate::line_buf::Line;
+use crate::line_buf::LineBuf;
+
 /// What the splitter found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum LineEvent {
-    /// A complete line without its `\n` (and without a trailing `\r`).
-    Line(Vec<u8>),
+    /// A complete line without its `\n` (and without a trailing `\r`): text when it is
+    /// UTF-8, checked as it arrived.
+    Line(Line),
     /// A line longer than the limit; its bytes are being skipped. `head` is its first
     /// bytes (at most [`HEAD_BYTES`]): enough to read the id of a reply, so its caller can be
     /// failed at once.
@@ -27,8 +31,8 @@ pub(crate) enum LineEvent {
 pub(crate) const HEAD_BYTES: usize = 128;
 
 /// The first [`HEAD_BYTES`] of `buf` followed by `more`.
-fn head_of(buf: &[u8], more: &[u8]) -> Vec<u8> {
-    let mut head = buf[..buf.len().min(HEAD_BYTES)].to_vec();
+fn head_of(buf: &LineBuf, more: &[u8]) -> Vec<u8> {
+    let mut head = buf.head(HEAD_BYTES);
     let room = HEAD_BYTES - head.len();
     head.extend_from_slice(&more[..more.len().min(room)]);
     head
@@ -37,7 +41,7 @@ fn head_of(buf: &[u8], more: &[u8]) -> Vec<u8> {
 /// Splits a byte stream into lines of at most `limit` bytes.
 #[derive(Debug)]
 pub(crate) struct LineSplitter {
-    buf: Vec<u8>,
+    buf: LineBuf,
     limit: usize,
     /// Inside an oversized line (already reported): drop bytes up to the next newline.
     discarding: bool,
@@ -51,7 +55,7 @@ pub(crate) struct LineSplitter {
 impl LineSplitter {
     pub(crate) fn new(limit: usize) -> Self {
         Self {
-            buf: Vec::new(),
+            buf: LineBuf::default(),
             limit,
             discarding: false,
             hint: 0,
@@ -75,7 +79,7 @@ impl LineSplitter {
                     if !self.buf.is_empty() {
                         self.hint = self.buf.len() + i;
                     }
-                    self.buf.extend_from_slice(&chunk[..i]);
+                    self.buf.push(&chunk[..i]);
                     self.take_line()
                 };
                 (i + 1, event)
@@ -85,7 +89,7 @@ impl LineSplitter {
                 // Report now rather than at the newline: the newline may be far away, or
                 // never come.
                 let head = head_of(&self.buf, chunk);
-                self.buf = Vec::new();
+                self.buf.clear();
                 self.discarding = true;
                 (chunk.len(), Some(LineEvent::TooLarge { head }))
             }
@@ -95,7 +99,7 @@ impl LineSplitter {
                     // the last such line (within the limit) before copying.
                     self.buf.reserve(self.hint.clamp(chunk.len(), self.limit));
                 }
-                self.buf.extend_from_slice(chunk);
+                self.buf.push(chunk);
                 (chunk.len(), None)
             }
         }
@@ -108,17 +112,31 @@ impl LineSplitter {
     }
 
     fn take_line(&mut self) -> Option<LineEvent> {
-        let mut line = std::mem::take(&mut self.buf);
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        // Room given by `hint` that this line did not use is not kept with the message.
-        if line.capacity() > 2 * line.len() + 64 * 1024 {
-            line.shrink_to_fit();
-        }
+        let mut line = self.buf.take();
         // Blank lines carry no message; skipping them is what every MCP SDK does.
-        if line.iter().all(u8::is_ascii_whitespace) {
+        if line.as_bytes().iter().all(u8::is_ascii_whitespace) {
             return None;
+        }
+        // A trailing `\r` is not the message's. Room given by `hint` that this line did not
+        // use is not kept with the message.
+        let roomy = |capacity: usize, len: usize| capacity > 2 * len + 64 * 1024;
+        match &mut line {
+            Line::Text(text) => {
+                if text.ends_with('\r') {
+                    text.pop();
+                }
+                if roomy(text.capacity(), text.len()) {
+                    text.shrink_to_fit();
+                }
+            }
+            Line::Bytes(bytes) => {
+                if bytes.last() == Some(&b'\r') {
+                    bytes.pop();
+                }
+                if roomy(bytes.capacity(), bytes.len()) {
+                    bytes.shrink_to_fit();
+                }
+            }
         }
         Some(LineEvent::Line(line))
     }
@@ -196,14 +214,14 @@ mod tests {
 
     #[test]
     fn a_long_line_gets_the_room_of_the_last_one_and_keeps_no_more() {
-        let long = vec![b'x'; 200_000];
+        let long = vec![0xff; 200_000];
         let mut s = LineSplitter::new(1 << 20);
         for _ in 0..2 {
             for chunk in long.chunks(10_000) {
                 assert_eq!(s.feed(chunk), (10_000, None));
             }
             let (_, event) = s.feed(b"\n");
-            assert_eq!(event, Some(LineEvent::Line(long.clone())));
+            assert_eq!(event, Some(LineEvent::Line(Line::Bytes(long.clone()))));
         }
         // The next line is given the last one's whole length at its first chunk.
         assert_eq!(s.hint, 200_000);
@@ -211,8 +229,25 @@ mod tests {
         assert!(s.buf.capacity() >= 200_000);
         // A short line after a long one does not keep the long one's room.
         let (_, event) = s.feed(b"\n");
-        let Some(LineEvent::Line(line)) = event else {
+        let Some(LineEvent::Line(Line::Bytes(line))) = event else {
             panic!("expected a line");
+        };
+        assert_eq!(line.len(), 1000);
+        assert!(line.capacity() < 100_000, "{}", line.capacity());
+        // The same for text.
+        let text = "é".repeat(100_000);
+        let mut s = LineSplitter::new(1 << 20);
+        for _ in 0..2 {
+            for chunk in text.as_bytes().chunks(10_001) {
+                assert_eq!(s.feed(chunk), (chunk.len(), None));
+            }
+            let (_, event) = s.feed(b"\r\n");
+            assert_eq!(event, Some(LineEvent::Line(Line::Text(text.clone()))));
+        }
+        assert!(s.feed(&text.as_bytes()[..1000]).1.is_none());
+        let (_, event) = s.feed(b"\n");
+        let Some(LineEvent::Line(Line::Text(line))) = event else {
+            panic!("expected a line of text");
         };
         assert_eq!(line.len(), 1000);
         assert!(line.capacity() < 100_000, "{}", line.capacity());
@@ -246,7 +281,7 @@ mod tests {
     }
 
     fn line(s: &str) -> LineEvent {
-        LineEvent::Line(s.as_bytes().to_vec())
+        LineEvent::Line(Line::Text(s.to_owned()))
     }
 
     #[test]

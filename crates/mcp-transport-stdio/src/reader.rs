@@ -9,7 +9,7 @@ use mcp_jsonrpc::Error;
 use tokio::io::BufReader;
 use tokio::process::ChildStdout;
 
-use crate::line_reader::{LineEvent, LineReader};
+use crate::line_reader::{Line, LineEvent, LineReader};
 use crate::shared::{CLOSE_REPORT_WAIT, Shared};
 use crate::shutdown::wait_exit;
 
@@ -64,7 +64,8 @@ pub(crate) async fn run(shared: Arc<Shared>, stdout: ChildStdout) {
                 // Back-pressure: no next line while the session answers as many server
                 // requests as it takes at once.
                 event = async { shared.inbox.ready().await; lines.next().await } => match event {
-                    Ok(Some(LineEvent::Line(line))) => shared.inbox.receive(line),
+                    Ok(Some(LineEvent::Line(Line::Text(text)))) => shared.inbox.receive_text(text),
+                    Ok(Some(LineEvent::Line(Line::Bytes(bytes)))) => shared.inbox.receive(bytes),
                     Ok(Some(LineEvent::TooLarge { head })) => {
                         shared.inbox.too_large(&head, shared.max_line_bytes);
                     }

@@ -9,7 +9,7 @@ use tokio::process::ChildStderr;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::STDERR_TAIL_MAX_BYTES;
-use crate::line_reader::{LineEvent, LineReader};
+use crate::line_reader::{Line, LineEvent, LineReader};
 
 /// The longest stderr line read as one; longer lines are replaced by a marker. Far above any
 /// sensible log line, far below what would hurt.
@@ -110,7 +110,10 @@ pub(crate) async fn capture(
     let mut lines = LineReader::new(BufReader::new(stderr), STDERR_MAX_LINE_BYTES);
     loop {
         let line = match lines.next().await {
-            Ok(Some(LineEvent::Line(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
+            Ok(Some(LineEvent::Line(Line::Text(text)))) => text,
+            Ok(Some(LineEvent::Line(Line::Bytes(bytes)))) => {
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
             Ok(Some(LineEvent::TooLarge { .. })) => {
                 format!("[stderr line over {STDERR_MAX_LINE_BYTES} bytes skipped]")
             }

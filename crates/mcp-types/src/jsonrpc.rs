@@ -265,16 +265,21 @@ impl Frame {
     /// [`peek_id`](crate::peek_id)).
     pub fn from_vec_keep(bytes: Vec<u8>) -> Result<Self, (MessageError, Vec<u8>)> {
         match String::from_utf8(bytes) {
-            Ok(text) => match first_significant_byte(text.as_bytes()) {
-                Some(b'[') => Self::from_slice(text.as_bytes()).map_err(|e| (e, text.into_bytes())),
-                _ => Message::from_string_keep(text)
-                    .map(Self::Single)
-                    .map_err(|(e, text)| (e, text.into_bytes())),
-            },
+            Ok(text) => Self::from_string_keep(text).map_err(|(e, text)| (e, text.into_bytes())),
             Err(e) => {
                 let bytes = e.into_bytes();
                 Self::from_slice(&bytes).map_err(|e| (e, bytes))
             }
+        }
+    }
+
+    /// [`from_string`](Self::from_string) that hands the text back with the error, like
+    /// [`from_vec_keep`](Self::from_vec_keep): for a transport that already holds the frame
+    /// as text (checked as UTF-8 while it arrived), so it is not checked again.
+    pub fn from_string_keep(text: String) -> Result<Self, (MessageError, String)> {
+        match first_significant_byte(text.as_bytes()) {
+            Some(b'[') => Self::from_slice(text.as_bytes()).map_err(|e| (e, text)),
+            _ => Message::from_string_keep(text).map(Self::Single),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The stdio transport's line splitter, against a plain model: split the stream at `\n`;
 //! a piece longer than the limit is reported once as too large; otherwise a trailing `\r`
-//! is dropped and blank lines are skipped. However the stream is cut into reads.
+//! is dropped and blank lines are skipped; a line is text exactly when it is UTF-8 (the
+//! splitter checks it piece by piece as it arrives). However the stream is cut into reads.
 
 use mcp_transport_stdio::fuzzing::{LineOutcome, split_lines};
 
@@ -36,7 +37,10 @@ fn model(stream: &[u8], limit: usize) -> Vec<LineOutcome> {
                 return Some(LineOutcome::TooLarge);
             }
             let line = piece.strip_suffix(b"\r").unwrap_or(piece);
-            (!line.iter().all(u8::is_ascii_whitespace)).then(|| LineOutcome::Line(line.to_vec()))
+            (!line.iter().all(u8::is_ascii_whitespace)).then(|| match std::str::from_utf8(line) {
+                Ok(text) => LineOutcome::Text(text.to_owned()),
+                Err(_) => LineOutcome::Bytes(line.to_vec()),
+            })
         })
         .collect()
 }

@@ -51,6 +51,18 @@ impl Inbox {
         });
     }
 
+    /// [`receive`](Self::receive) for a frame the transport already holds as text (checked
+    /// as UTF-8 while it arrived, as the stdio reader does line by line, or an SSE event's
+    /// data): the same routing, without checking the text a second time.
+    pub fn receive_text(&self, frame: String) {
+        self.shared.core.dispatch_text(frame, |incoming| {
+            if let Some(e) = self.take(incoming) {
+                tracing::debug!("dropping a malformed message: {e}");
+                self.shared.handler.on_error(&Error::Parse(e));
+            }
+        });
+    }
+
     /// [`receive`](Self::receive) for a frame read on the reply stream of request `ours`:
     /// says whether it answered that request, and hands a malformed frame back instead of
     /// reporting it (the transport decides what it means for the request).
