@@ -9,8 +9,9 @@ use mcp_jsonrpc::TransportFailure;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The server process could not be started.
-    #[error("failed to start MCP server `{command}`: {}{}", if *not_found { "command not found on PATH".to_owned() } else { source.to_string() }, stderr_suffix(stderr_tail.as_deref()))]
+    /// The server process could not be started. The OS error is `source()`, not repeated
+    /// in the text; a missing command is named as such.
+    #[error("failed to start MCP server `{command}`{}{}", if *not_found { ": command not found on PATH" } else { "" }, stderr_suffix(stderr_tail.as_deref()))]
     Spawn {
         /// The command as configured.
         command: String,
@@ -97,14 +98,34 @@ mod tests {
         assert_eq!(session.kind(), "spawn");
         assert!(!session.is_retryable_connection());
         assert_eq!(session.to_string(), not_found().to_string());
-        let stdio = session.source().expect("the stdio error");
-        assert!(stdio.downcast_ref::<Error>().is_some());
-        let io = stdio
+        // Transparent wrappers: the session's error reads as this one, whose cause is the
+        // OS error; this one comes back typed.
+        assert!(session.transport_error::<Error>().is_some());
+        let io = session
             .source()
             .and_then(|s| s.downcast_ref::<std::io::Error>());
         assert_eq!(
             io.map(std::io::Error::kind),
             Some(std::io::ErrorKind::NotFound)
+        );
+        assert_eq!(
+            mcp_types::error_chain(&session).to_string(),
+            "failed to start MCP server `nope`: command not found on PATH: entity not found"
+        );
+    }
+
+    #[test]
+    fn another_os_error_is_the_cause_not_part_of_the_text() {
+        let denied = Error::Spawn {
+            command: "./server".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+            not_found: false,
+            stderr_tail: None,
+        };
+        assert_eq!(denied.to_string(), "failed to start MCP server `./server`");
+        assert_eq!(
+            mcp_types::error_chain(&denied).to_string(),
+            "failed to start MCP server `./server`: permission denied"
         );
     }
 }
