@@ -414,19 +414,18 @@ mod tests {
             error.to_string(),
             format!("failed to start MCP server `{command}`: command not found on PATH")
         );
-        let links = chain(&error);
-        assert_eq!(links.len(), 2, "{links:?}");
-        let io = links[1].downcast_ref::<std::io::Error>();
-        assert_eq!(
-            io.map(std::io::Error::kind),
-            Some(std::io::ErrorKind::NotFound)
-        );
+        // "command not found on PATH" is the OS error told better: the chain ends there,
+        // and the OS error is in the stdio error's field.
+        assert_eq!(chain(&error).len(), 1);
         assert_each_level_once(&error);
-        assert!(
-            error
-                .transport_error::<mcp_transport_stdio::Error>()
-                .is_some_and(mcp_transport_stdio::Error::is_not_found)
-        );
+        let Some(mcp_transport_stdio::Error::Spawn {
+            source, not_found, ..
+        }) = error.transport_error::<mcp_transport_stdio::Error>()
+        else {
+            panic!("the stdio error: {error:?}");
+        };
+        assert!(*not_found);
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]
