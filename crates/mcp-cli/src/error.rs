@@ -192,7 +192,8 @@ impl From<ManagerError> for CliError {
                     | ManagerError::Cancelled(server)
                     | ManagerError::NotConnected { server, .. }
                     | ManagerError::ReconnectStorm { server, .. }
-                    | ManagerError::Auth { server, .. } => server.clone(),
+                    | ManagerError::Auth { server, .. }
+                    | ManagerError::TaskLost { server, .. } => server.clone(),
                     // Tool-name errors: the CLI calls tools by server, so none arise.
                     _ => String::new(),
                 };
@@ -388,6 +389,37 @@ pub(crate) fn exit(code: u8) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_holds_each_causes_whole_chain_once_and_has_no_source() {
+        let io = std::io::Error::other("broken pipe");
+        let client = CliError::client("s", mcp_client::SessionError::Io(io).into(), None);
+        assert_eq!(client.to_string(), "server \"s\": I/O error: broken pipe");
+        assert!(std::error::Error::source(&client).is_none());
+
+        let missing = "/nonexistent/mcp-cli-error-test/.mcp.json";
+        let read = mcp_manager::config::McpConfig::load(missing).unwrap_err();
+        let not_found = std::io::Error::from_raw_os_error(2);
+        let config = CliError::from(ManagerError::Config {
+            server: "s".into(),
+            source: Box::new(read),
+        });
+        assert_eq!(
+            config.one_line(),
+            format!("cannot read {missing}: {not_found}")
+        );
+        let manager = CliError::from(ManagerError::TaskLost {
+            server: "s".into(),
+            task_id: "t1".into(),
+            source: Box::new(mcp_client::Error::closed()),
+        });
+        assert_eq!(
+            manager.to_string(),
+            "server \"s\": MCP server \"s\": task t1 was lost with the connection: Transport closed"
+        );
+    }
+
     #[test]
     fn one_line_joins_lines_and_drops_control_characters() {
         assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");
