@@ -2,9 +2,10 @@
 //!
 //! The session does not know the transports: an HTTP status, a child process that could not
 //! be spawned or a legacy SSE stream that ended are the transports' errors (`mcp_http::Error`,
-//! `mcp_transport_stdio::Error`, ...). The session carries them boxed, so that `source()`
-//! still reaches the concrete error, and asks them the two questions it and the layers above
-//! need answered without naming their types: what kind of failure is it (for
+//! `mcp_transport_stdio::Error`, ...). The session carries them boxed and transparent (the
+//! text and `source()` are the transport error's, so a chain shows each level once), hands
+//! them back typed with `downcast_ref`, and asks them the two questions it and the layers
+//! above need answered without naming their types: what kind of failure is it (for
 //! machine-readable output) and does a reconnect help.
 
 use std::error::Error as StdError;

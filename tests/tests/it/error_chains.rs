@@ -110,8 +110,7 @@ async fn a_refused_connection_reads_once_from_the_manager_down_to_the_os() {
 
     let client = bounded(Client::connect(&config, options()))
         .await
-        .err()
-        .expect("nothing listens there");
+        .expect_err("nothing listens there");
     let connect = format!("connection failed: tcp connect to 127.0.0.1:{port} failed");
     assert_eq!(client.to_string(), connect);
     assert_eq!(
@@ -181,8 +180,7 @@ async fn a_server_that_cannot_start_reads_once() {
         options(),
     ))
     .await
-    .err()
-    .expect("no such command");
+    .expect_err("no such command");
     // "command not found on PATH" is the OS error told better: the chain ends there.
     assert_eq!(
         assert_each_level_once(&error),
@@ -195,8 +193,7 @@ async fn a_server_that_cannot_start_reads_once() {
         options(),
     ))
     .await
-    .err()
-    .expect("/dev/null does not run");
+    .expect_err("/dev/null does not run");
     let denied = std::io::Error::from_raw_os_error(13).to_string();
     assert_eq!(
         assert_each_level_once(&error),
