@@ -1,4 +1,8 @@
 //! [`AuthError`]: everything the OAuth flow can fail with. No variant ever holds a secret.
+//!
+//! No variant prints a cause it also returns from `source()`: `Http` is transparent, the
+//! others hold their cause's text (never a secret) as a message. Show one to a person with
+//! [`mcp_types::error_chain`].
 
 /// What went wrong while obtaining or using authorization.
 #[derive(Debug, thiserror::Error)]
@@ -103,8 +107,9 @@ pub enum AuthError {
     /// The configuration is unusable (a private key that does not parse, ...).
     #[error("OAuth configuration: {0}")]
     Config(String),
-    /// An HTTP request to the authorization server or the resource failed.
-    #[error("{0}")]
+    /// An HTTP request to the authorization server or the resource failed. Transparent:
+    /// its text and `source()` are the HTTP error's.
+    #[error(transparent)]
     Http(#[from] mcp_http::Error),
 }
 
@@ -121,7 +126,8 @@ impl From<AuthError> for mcp_http::Error {
             AuthError::Http(inner) => inner,
             other => Self::Authorization {
                 login_required: other.is_login_required(),
-                message: other.to_string(),
+                // The whole chain: the message is all the HTTP error keeps of it.
+                message: mcp_types::error_chain(&other).to_string(),
             },
         }
     }

@@ -192,7 +192,7 @@ impl OAuthProvider {
         match result {
             Ok(_) => *state = AuthState::Authorized,
             Err(e) => {
-                tracing::warn!(server = %mcp_http::shown(&self.server), error = %e, "authorization failed");
+                tracing::warn!(server = %mcp_http::shown(&self.server), error = %mcp_types::error_chain(&e), "authorization failed");
                 *state = AuthState::NeedsLogin;
             }
         }
@@ -253,7 +253,7 @@ impl OAuthProvider {
             _ => match flow.discover(challenge).await {
                 Ok(d) => d,
                 Err(e) => {
-                    tracing::debug!(error = %e, "discovery before refresh failed");
+                    tracing::debug!(error = %mcp_types::error_chain(&e), "discovery before refresh failed");
                     return None;
                 }
             },
@@ -278,13 +278,13 @@ impl OAuthProvider {
                 // Refreshed step-up tokens are still the step-up's (same grant).
                 fresh.step_up_scopes = tokens.step_up_scopes.clone();
                 if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
-                    tracing::warn!(error = %e, "cannot store refreshed tokens");
+                    tracing::warn!(error = %mcp_types::error_chain(&e), "cannot store refreshed tokens");
                 }
                 session.tokens = Some(fresh.clone());
                 Some(fresh)
             }
             Err(e) => {
-                tracing::info!(error = %e, "refresh failed; a new authorization is needed");
+                tracing::info!(error = %mcp_types::error_chain(&e), "refresh failed; a new authorization is needed");
                 None
             }
         }
@@ -378,7 +378,7 @@ impl OAuthProvider {
             match &result {
                 // The token held still works where its scopes suffice: no login needed.
                 Err(e @ (AuthError::StepUpRefused { .. } | AuthError::StepUpLimit { .. })) => {
-                    tracing::warn!(server = %mcp_http::shown(&self.server), error = %e, "step-up not attempted");
+                    tracing::warn!(server = %mcp_http::shown(&self.server), error = %mcp_types::error_chain(&e), "step-up not attempted");
                 }
                 _ => self.settle(&result),
             }

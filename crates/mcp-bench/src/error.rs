@@ -2,7 +2,8 @@
 
 use std::io;
 
-/// A failed benchmark run.
+/// A failed benchmark run. A variant with a cause keeps it as `source()` without printing
+/// it: the binaries print the whole chain with [`mcp_types::error_chain`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BenchError {
@@ -10,13 +11,13 @@ pub enum BenchError {
     #[error(transparent)]
     Args(#[from] crate::ArgsError),
     /// Our client reported an error.
-    #[error("client error: {0}")]
+    #[error("client error")]
     Client(#[from] mcp_client::Error),
     /// A pipe, socket or process failed.
-    #[error("I/O error: {0}")]
+    #[error("I/O error")]
     Io(#[from] io::Error),
     /// hyper failed (floor client or server).
-    #[error("HTTP error: {0}")]
+    #[error("HTTP error")]
     Http(#[from] hyper::Error),
     /// The server answered with an unexpected HTTP status.
     #[error("unexpected HTTP status {0}")]
@@ -31,6 +32,6 @@ pub enum BenchError {
     #[error("the server does not list the `echo` tool")]
     NoEchoTool,
     /// A task of the run panicked or was cancelled.
-    #[error("a benchmark task failed: {0}")]
+    #[error("a benchmark task failed")]
     Join(#[from] tokio::task::JoinError),
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use mcp_manager::ManagerError;
 use mcp_manager::config::ConfigError;
+use mcp_types::error_chain;
 
 /// Exit status: the command failed.
 pub(crate) const EXIT_FAILURE: u8 = 1;
@@ -18,10 +19,15 @@ pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 pub(crate) const EXIT_USAGE: u8 = 64;
 
 /// A failed command. Printed as one line: `mcp: <message>`.
+///
+/// This is the report a person reads, not a link in a chain: its `Display` holds each
+/// cause's whole chain ([`error_chain`]), so it returns no `source()` (the libraries'
+/// errors print their own level only and keep the cause as `source()`). Hence the cause
+/// fields are named `cause`: thiserror would take a field named `source` for `source()`.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
     /// The configuration file, or one entry of it.
-    #[error("{0}")]
+    #[error("{}", error_chain(.0.as_ref()))]
     Config(Arc<ConfigError>),
     /// A server name that is not configured.
     #[error("server \"{name}\": not configured ({known})")]
@@ -40,13 +46,12 @@ pub(crate) enum CliError {
         source_name: String,
     },
     /// The client library failed: spawn, handshake, transport, timeout, server error.
-    #[error("server \"{server}\": {source}{}", stderr_suffix(source, stderr_tail.as_deref()))]
+    #[error("server \"{server}\": {}{}", error_chain(cause.as_ref()), stderr_suffix(cause, stderr_tail.as_deref()))]
     Client {
         /// The server.
         server: String,
         /// What went wrong (boxed: the client's error is large and errors travel far).
-        #[source]
-        source: Box<mcp_client::Error>,
+        cause: Box<mcp_client::Error>,
         /// The server's last stderr lines, when it died and the error does not hold them.
         stderr_tail: Option<String>,
     },
@@ -59,13 +64,12 @@ pub(crate) enum CliError {
         after: Duration,
     },
     /// The manager gave up on the server, or it was disconnected meanwhile.
-    #[error("server \"{server}\": {source}")]
+    #[error("server \"{server}\": {}", error_chain(cause.as_ref()))]
     Manager {
         /// The server.
         server: String,
         /// What the manager says (boxed: it can hold a client error, which is large).
-        #[source]
-        source: Box<ManagerError>,
+        cause: Box<ManagerError>,
     },
     /// A tool the configuration's `enabledTools`/`disabledTools` hide.
     #[error(
@@ -134,8 +138,8 @@ pub(crate) enum CliError {
     #[error("{0}")]
     Usage(String),
     /// Where the demo server's executable is cannot be found.
-    #[error("cannot locate the mcp executable to run the bundled demo server: {0}")]
-    DemoExecutable(#[source] std::io::Error),
+    #[error("cannot locate the mcp executable to run the bundled demo server: {}", error_chain(.0))]
+    DemoExecutable(std::io::Error),
     /// Ctrl-C.
     #[error("interrupted")]
     Interrupted,
@@ -143,29 +147,27 @@ pub(crate) enum CliError {
     #[error("stopped by {}", .0.name())]
     Stopped(crate::signals::Stop),
     /// The async runtime could not start.
-    #[error("cannot start the async runtime: {0}")]
-    Runtime(#[source] std::io::Error),
+    #[error("cannot start the async runtime: {}", error_chain(.0))]
+    Runtime(std::io::Error),
     /// A skill's file failed verification (or could not be read); nothing of it was used.
-    #[error("server \"{server}\": {source}")]
+    #[error("server \"{server}\": {}", error_chain(cause.as_ref()))]
     Skill {
         /// The server.
         server: String,
         /// What failed.
-        #[source]
-        source: Box<mcp_client::SkillError>,
+        cause: Box<mcp_client::SkillError>,
     },
     /// `skill --save DIR` could not write a file.
-    #[error("cannot save {}: {source}", path.display())]
+    #[error("cannot save {}: {}", path.display(), error_chain(cause))]
     Save {
         /// The file or directory.
         path: std::path::PathBuf,
         /// Why.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// Reading stdin (shell) failed.
-    #[error("cannot read stdin: {0}")]
-    Stdin(#[source] std::io::Error),
+    #[error("cannot read stdin: {}", error_chain(.0))]
+    Stdin(std::io::Error),
 }
 
 impl From<ConfigError> for CliError {
@@ -190,22 +192,23 @@ impl From<ManagerError> for CliError {
                     | ManagerError::Cancelled(server)
                     | ManagerError::NotConnected { server, .. }
                     | ManagerError::ReconnectStorm { server, .. }
-                    | ManagerError::Auth { server, .. } => server.clone(),
+                    | ManagerError::Auth { server, .. }
+                    | ManagerError::TaskLost { server, .. } => server.clone(),
                     // Tool-name errors: the CLI calls tools by server, so none arise.
                     _ => String::new(),
                 };
                 Self::Manager {
                     server,
-                    source: Box::new(other),
+                    cause: Box::new(other),
                 }
             }
         }
     }
 }
 
-fn stderr_suffix(source: &mcp_client::Error, tail: Option<&str>) -> String {
+fn stderr_suffix(cause: &mcp_client::Error, tail: Option<&str>) -> String {
     match tail.map(str::trim) {
-        Some(t) if !t.is_empty() && !source.to_string().contains(t) => {
+        Some(t) if !t.is_empty() && !error_chain(cause).to_string().contains(t) => {
             format!("; server stderr: {t}")
         }
         _ => String::new(),
@@ -226,7 +229,7 @@ impl CliError {
         };
         Self::Client {
             server: server.to_owned(),
-            source: Box::new(source),
+            cause: Box::new(source),
             stderr_tail,
         }
     }
@@ -238,8 +241,8 @@ impl CliError {
             Self::Config(_) | Self::EditConfig(_) => "config",
             Self::UnknownServer { .. } => "unknown_server",
             Self::Disabled { .. } => "disabled",
-            Self::Client { source, .. } => source.kind(),
-            Self::Manager { source, .. } => source.kind(),
+            Self::Client { cause, .. } => cause.kind(),
+            Self::Manager { cause, .. } => cause.kind(),
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::UnknownTool { .. } => "unknown_tool",
@@ -250,7 +253,7 @@ impl CliError {
             Self::Untrusted { .. } => "untrusted",
             Self::Interrupted | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
-            Self::Skill { source, .. } => match source.as_ref() {
+            Self::Skill { cause, .. } => match cause.as_ref() {
                 mcp_client::SkillError::Client(e) => e.kind(),
                 _ => "skill_verification",
             },
@@ -266,9 +269,9 @@ impl CliError {
         };
         match self {
             Self::Explained { error, .. } => error.needs_login(),
-            Self::Client { source, .. } => client_needs(source),
-            Self::Manager { source, .. } => {
-                source.needs_login() || source.client_error().is_some_and(client_needs)
+            Self::Client { cause, .. } => client_needs(cause),
+            Self::Manager { cause, .. } => {
+                cause.needs_login() || cause.client_error().is_some_and(client_needs)
             }
             _ => false,
         }
@@ -329,7 +332,7 @@ impl CliError {
     /// The JSON-RPC error code, when the server answered with an error.
     pub(crate) fn rpc_code(&self) -> Option<i64> {
         match self {
-            Self::Client { source, .. } => source.rpc().map(|e| e.code),
+            Self::Client { cause, .. } => cause.rpc().map(|e| e.code),
             Self::Explained { error, .. } => error.rpc_code(),
             _ => None,
         }
@@ -386,6 +389,37 @@ pub(crate) fn exit(code: u8) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_holds_each_causes_whole_chain_once_and_has_no_source() {
+        let io = std::io::Error::other("broken pipe");
+        let client = CliError::client("s", mcp_client::SessionError::Io(io).into(), None);
+        assert_eq!(client.to_string(), "server \"s\": I/O error: broken pipe");
+        assert!(std::error::Error::source(&client).is_none());
+
+        let missing = "/nonexistent/mcp-cli-error-test/.mcp.json";
+        let read = mcp_manager::config::McpConfig::load(missing).unwrap_err();
+        let not_found = std::io::Error::from_raw_os_error(2);
+        let config = CliError::from(ManagerError::Config {
+            server: "s".into(),
+            source: Box::new(read),
+        });
+        assert_eq!(
+            config.one_line(),
+            format!("cannot read {missing}: {not_found}")
+        );
+        let manager = CliError::from(ManagerError::TaskLost {
+            server: "s".into(),
+            task_id: "t1".into(),
+            source: Box::new(mcp_client::Error::closed()),
+        });
+        assert_eq!(
+            manager.to_string(),
+            "server \"s\": MCP server \"s\": task t1 was lost with the connection: Transport closed"
+        );
+    }
+
     #[test]
     fn one_line_joins_lines_and_drops_control_characters() {
         assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");

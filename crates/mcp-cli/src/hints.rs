@@ -33,8 +33,8 @@ pub(crate) async fn explain(
 fn is_handshake_timeout(error: &CliError) -> bool {
     match error {
         CliError::ConnectTimeout { .. } => true,
-        CliError::Client { source, .. } => {
-            matches!(**source, mcp_client::Error::HandshakeTimeout { .. })
+        CliError::Client { cause, .. } => {
+            matches!(**cause, mcp_client::Error::HandshakeTimeout { .. })
         }
         _ => false,
     }
@@ -105,7 +105,7 @@ async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> Stri
                 client.close().await;
                 "connected (a transient failure?)".to_owned()
             }
-            Ok(Err(e)) => crate::error::one_line(&e.to_string()),
+            Ok(Err(e)) => crate::error::one_line(&mcp_types::error_chain(&e).to_string()),
             Err(_) => format!("no answer within {} s", DIAGNOSE_LIMIT.as_secs()),
         }
     };

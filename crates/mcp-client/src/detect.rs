@@ -52,7 +52,7 @@ pub(crate) async fn connect_auto(
     };
     tracing::debug!(
         target: "mcp::client",
-        %error,
+        error = %mcp_types::error_chain(&error),
         "Streamable HTTP initialize refused; trying legacy HTTP+SSE at the same URL"
     );
     let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;

@@ -224,7 +224,7 @@ impl TransportHandler for Dispatcher {
     }
 
     fn on_error(&self, error: &SessionError) {
-        tracing::debug!(target: "mcp::client", %error, "transport reported an error");
+        tracing::debug!(target: "mcp::client", error = %mcp_types::error_chain(error), "transport reported an error");
     }
 
     fn on_closed(&self) {

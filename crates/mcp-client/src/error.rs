@@ -2,11 +2,16 @@
 //! capabilities, revisions, pagination, output schemas), plus the session's error
 //! ([`SessionError`], which carries a transport's own error in turn).
 //!
-//! Each layer has its own type and keeps the one below as `source()`: a refused connection
-//! reads `Error::Session` → `mcp_jsonrpc::Error::Transport` → `mcp_http::Error::Connect` →
-//! `std::io::Error`. The helpers ([`Error::kind`], [`Error::is_timeout`], [`Error::rpc`],
-//! [`Error::http_status`], ...) answer across the layers, so callers need not match through
-//! them.
+//! Each layer has its own type and carries the one below. A wrapper that adds nothing is
+//! transparent (its `Display` and `source()` are its inner error's), and a variant that adds
+//! context prints only the context and returns its cause from `source()`, never both: a
+//! refused connection is `Error::Session` → `mcp_jsonrpc::Error::Transport` →
+//! `mcp_http::Error::Connect` ("connection failed: tcp connect to …") → `std::io::Error`,
+//! and its `source()` chain reads `"connection failed: …"` → the `std::io::Error`, each text
+//! once. Show an error to a person with [`mcp_types::error_chain`] (anyhow's `{:#}` prints the
+//! same). The helpers ([`Error::kind`], [`Error::is_timeout`], [`Error::rpc`],
+//! [`Error::http_error`], [`Error::transport_error`], ...) answer across the layers and hand
+//! back each layer's error typed, so callers need not match or downcast through them.
 
 use std::time::Duration;
 
@@ -22,8 +27,9 @@ use mcp_types::ErrorObject;
 #[non_exhaustive]
 pub enum Error {
     /// The session's error: a timeout, a cancellation, a JSON-RPC error from the server, a
-    /// closed transport, or a transport's own error (HTTP, process).
-    #[error("{0}")]
+    /// closed transport, or a transport's own error (HTTP, process). Transparent: its text
+    /// and `source()` are the session error's.
+    #[error(transparent)]
     Session(#[from] SessionError),
     /// The server went away before it answered `initialize`.
     #[error("{reason} before answering initialize{}", stderr_colon(stderr_tail.as_deref()))]
@@ -336,6 +342,23 @@ mod tests {
         }
     }
 
+    /// The rule: no level's text holds its cause's text, and the chain shows each level once.
+    fn assert_each_level_once(error: &Error) {
+        let links = chain(error);
+        for pair in links.windows(2) {
+            assert!(
+                !pair[0].to_string().contains(&pair[1].to_string()),
+                "{} repeats its cause {}",
+                pair[0],
+                pair[1]
+            );
+        }
+        let shown = mcp_types::error_chain(error).to_string();
+        for link in &links {
+            assert_eq!(shown.matches(&link.to_string()).count(), 1, "{shown}");
+        }
+    }
+
     #[cfg(feature = "http")]
     #[tokio::test]
     async fn a_refused_connection_reaches_the_io_error_through_every_layer() {
@@ -346,34 +369,36 @@ mod tests {
         let error = connect(&config).await;
         assert_eq!(error.kind(), "connect", "{error}");
         assert!(error.is_retryable_connection());
+        // The session's and the transport's wrappers are transparent: the chain is the
+        // HTTP layer's text, then the OS error, each once.
         let links = chain(&error);
+        assert_eq!(links.len(), 2, "{links:?}");
         assert!(links[0].downcast_ref::<Error>().is_some());
-        assert!(
-            links[1].downcast_ref::<SessionError>().is_some(),
-            "{links:?}"
-        );
-        assert!(
-            matches!(
-                links[2].downcast_ref::<mcp_http::Error>(),
-                Some(mcp_http::Error::Connect { .. })
-            ),
-            "{links:?}"
-        );
-        let io = links[3].downcast_ref::<std::io::Error>();
+        let io = links[1].downcast_ref::<std::io::Error>();
         assert_eq!(
             io.map(std::io::Error::kind),
             Some(std::io::ErrorKind::ConnectionRefused),
             "{links:?}"
         );
+        assert_each_level_once(&error);
+        // Each layer's error still comes back typed through the helpers.
+        assert!(error.session().is_some());
         assert!(matches!(
             error.http_error(),
             Some(mcp_http::Error::Connect { .. })
         ));
         assert_eq!(error.http_status(), None);
-        // The text is the HTTP layer's, as before the split.
-        assert!(
-            error.to_string().starts_with("connection failed: "),
-            "{error}"
+        // The text is the HTTP layer's, as before the split; the cause follows in the chain.
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "connection failed: tcp connect to 127.0.0.1:{} failed",
+                addr.port()
+            )
+        );
+        assert_eq!(
+            mcp_types::error_chain(&error).to_string(),
+            format!("{error}: {}", links[1])
         );
     }
 
@@ -389,19 +414,18 @@ mod tests {
             error.to_string(),
             format!("failed to start MCP server `{command}`: command not found on PATH")
         );
-        let links = chain(&error);
-        assert!(links[1].downcast_ref::<SessionError>().is_some());
-        assert!(
-            links[2]
-                .downcast_ref::<mcp_transport_stdio::Error>()
-                .is_some_and(mcp_transport_stdio::Error::is_not_found),
-            "{links:?}"
-        );
-        let io = links[3].downcast_ref::<std::io::Error>();
-        assert_eq!(
-            io.map(std::io::Error::kind),
-            Some(std::io::ErrorKind::NotFound)
-        );
+        // "command not found on PATH" is the OS error told better: the chain ends there,
+        // and the OS error is in the stdio error's field.
+        assert_eq!(chain(&error).len(), 1);
+        assert_each_level_once(&error);
+        let Some(mcp_transport_stdio::Error::Spawn {
+            source, not_found, ..
+        }) = error.transport_error::<mcp_transport_stdio::Error>()
+        else {
+            panic!("the stdio error: {error:?}");
+        };
+        assert!(*not_found);
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]

@@ -248,7 +248,10 @@ fn explain_early_close(connection: &Connection, error: SessionError) -> Error {
             detail.unwrap_or_else(|| "the server closed the connection".into())
         }
         SessionError::Io(e) if !connection.session.is_connected() => {
-            format!("the server closed the connection ({e})")
+            format!(
+                "the server closed the connection ({})",
+                mcp_types::error_chain(&e)
+            )
         }
         other => return other.into(),
     };

@@ -17,7 +17,8 @@ const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadat
 
 /// The provider for scenario `name` against the server at `url`.
 pub(crate) async fn provider(name: &str, url: &str) -> Result<Arc<OAuthProvider>, ScenarioError> {
-    let setup = |e: &dyn std::fmt::Display| ScenarioError::AuthSetup(e.to_string());
+    let setup =
+        |e: &dyn std::error::Error| ScenarioError::AuthSetup(mcp_types::error_chain(e).to_string());
     let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
         .ok()
         .and_then(|c| serde_json::from_str(&c).ok())

@@ -49,7 +49,8 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownScenario(name) => write!(f, "unknown scenario `{name}`"),
-            Self::Client { step, source } => write!(f, "{step}: {source}"),
+            // The client's error is the source: shown by `mcp_types::error_chain`, not here.
+            Self::Client { step, .. } => f.write_str(step),
             Self::NoTools => f.write_str("the server did not declare the `tools` capability"),
             Self::MissingTool(tool) => write!(f, "the server does not list the tool `{tool}`"),
             Self::NoSkills => {

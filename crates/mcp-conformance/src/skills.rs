@@ -72,12 +72,19 @@ async fn run(client: &Client, what: SkillPlay) -> Result<(), ScenarioError> {
     let entry = skills.first().ok_or(ScenarioError::NoSkills)?;
     match client.load_skill(entry).await {
         Err(error) if check.matches(&error) => {
-            println!("{}: rejected as it should be: {error}", entry.uri);
+            println!(
+                "{}: rejected as it should be: {}",
+                entry.uri,
+                mcp_types::error_chain(&error)
+            );
             Ok(())
         }
         Err(error) => Err(ScenarioError::Skill {
             uri: entry.uri.clone(),
-            outcome: format!("rejected, but not for the {check:?} check: {error}"),
+            outcome: format!(
+                "rejected, but not for the {check:?} check: {}",
+                mcp_types::error_chain(&error)
+            ),
         }),
         Ok(_) => Err(ScenarioError::Skill {
             uri: entry.uri.clone(),

@@ -100,7 +100,7 @@ pub async fn http_error(response: Response<ResponseBody>) -> Error {
 pub(crate) fn body_error(e: hyper::Error) -> Error {
     Error::Io(std::io::Error::other(format!(
         "reading the response body failed: {}",
-        crate::client::error_chain(&e)
+        mcp_types::error_chain(&e)
     )))
 }
 

@@ -220,28 +220,15 @@ impl HttpClient {
                 }
             }
         }
+        // hyper's own messages ("client error (Connect)") say little alone: the causes
+        // stay in the chain (`source()`), where `mcp_types::error_chain` shows them.
         let response = self.inner.request(request).await.map_err(|e| {
             if e.is_connect() {
-                Error::connect_from(error_chain(&e), e)
+                Error::connect_from("", e)
             } else {
-                Error::Io(std::io::Error::other(error_chain(&e)))
+                Error::Io(std::io::Error::other(e))
             }
         })?;
         Ok(response.map(ResponseBody::from))
     }
-}
-
-/// An error and its sources, joined with ": " (hyper's top-level messages alone say little).
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !out.contains(&text) {
-            out.push_str(": ");
-            out.push_str(&text);
-        }
-        source = s.source();
-    }
-    out
 }

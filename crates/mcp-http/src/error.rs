@@ -11,7 +11,9 @@ type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// Everything that can go wrong at the HTTP layer.
 ///
 /// The texts and [`kind`](Self::kind) names are the ones the single error type used before
-/// the split, so `mcp --json` output and messages did not change.
+/// the split, so `mcp --json` output and messages did not change. A variant with a cause
+/// (`Connect`, `Io`) says what failed and keeps the cause as `source()` without printing
+/// it: show the whole story with [`mcp_types::error_chain`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -35,10 +37,12 @@ pub enum Error {
         session_id: String,
     },
     /// Could not reach the server at all (refused, DNS, TLS handshake, proxy). The message
-    /// holds the whole chain of causes; `source()` is the first of them, when there is one.
-    #[error("connection failed: {message}")]
+    /// says what was being done; the cause (an `std::io::Error` for a refused TCP
+    /// connection, hyper's error, ...) is `source()`, when there is one, and is not repeated
+    /// in the message.
+    #[error("connection failed{}{message}", if message.is_empty() { "" } else { ": " })]
     Connect {
-        /// What failed, with its causes.
+        /// What failed (possibly empty), without the cause's text.
         message: String,
         /// The underlying error (an `std::io::Error` for a refused TCP connection).
         #[source]
@@ -68,7 +72,7 @@ pub enum Error {
     #[error("invalid configuration: {0}")]
     Config(String),
     /// An I/O error on the connection (it broke mid-request or mid-body).
-    #[error("I/O error: {0}")]
+    #[error("I/O error")]
     Io(#[from] std::io::Error),
 }
 
@@ -92,7 +96,8 @@ impl Error {
         }
     }
 
-    /// A connection failure caused by `source`.
+    /// A connection failure caused by `source`; `message` says what was being done (or is
+    /// empty) and does not repeat `source`'s text.
     pub fn connect_from(
         message: impl Into<String>,
         source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
@@ -220,12 +225,13 @@ mod tests {
         assert_eq!(session.kind(), "connect");
         assert!(session.is_retryable_connection());
         assert_eq!(session.to_string(), "connection failed: tcp connect failed");
-        let http = session.source().expect("the HTTP error");
-        assert!(http.downcast_ref::<Error>().is_some());
-        assert!(
-            http.source()
-                .and_then(|s| s.downcast_ref::<std::io::Error>())
-                .is_some()
+        // The session's error is transparent: its cause is the HTTP error's cause, and the
+        // HTTP error itself comes back typed.
+        let io = session.source().expect("the I/O error");
+        assert!(io.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(
+            mcp_types::error_chain(&session).to_string(),
+            format!("connection failed: tcp connect failed: {io}")
         );
         assert!(matches!(
             session.transport_error::<Error>(),

@@ -23,9 +23,9 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
 use crate::Error;
-use crate::client::error_chain;
 use crate::response_body::ResponseBody;
 use crate::sync::lock;
+use mcp_types::error_chain;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
@@ -265,19 +265,15 @@ fn host_value(uri: &Uri) -> Result<HeaderValue, Error> {
 async fn connect(origin: &Authority) -> Result<Sender, Error> {
     let shown = origin.host();
     let port = origin.port_u16().unwrap_or(80);
-    let stream = tcp_connect(shown, port).await.map_err(|e| {
-        Error::connect_from(format!("tcp connect to {shown}:{port} failed: {e}"), e)
-    })?;
+    let stream = tcp_connect(shown, port)
+        .await
+        .map_err(|e| Error::connect_from(format!("tcp connect to {shown}:{port} failed"), e))?;
     if let Err(e) = stream.set_nodelay(true) {
         // As hyper-util's connector does: slower small exchanges, but a working connection.
         tracing::debug!(error = %e, "could not set TCP_NODELAY");
     }
     let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|e| {
-        let message = format!(
-            "HTTP/1.1 handshake with {shown}:{port} failed: {}",
-            error_chain(&e)
-        );
-        Error::connect_from(message, e)
+        Error::connect_from(format!("HTTP/1.1 handshake with {shown}:{port} failed"), e)
     })?;
     // One task per connection, for its whole life: it ends when the server closes the
     // connection, or when the sender (pooled or leased) and any body being read are dropped.

@@ -11,6 +11,10 @@ use crate::{TransportError, TransportFailure};
 ///
 /// Variants are meant to be matched: a caller tells a timeout from a cancellation from a
 /// closed transport from an error the server returned without parsing strings.
+///
+/// A variant with a cause (`Parse`, `InvalidResult`, `Io`) says what failed in its
+/// `Display` and keeps the cause as `source()`, without printing it; `Transport` is
+/// transparent. Show one to a person with [`mcp_types::error_chain`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -44,10 +48,10 @@ pub enum Error {
         id: RequestId,
     },
     /// A message or body that is not valid JSON-RPC.
-    #[error("parse error: {0}")]
+    #[error("parse error")]
     Parse(#[from] MessageError),
     /// A result that does not decode into the expected type.
-    #[error("invalid result for {method}: {source}")]
+    #[error("invalid result for {method}")]
     InvalidResult {
         /// The method whose result was malformed.
         method: String,
@@ -66,7 +70,7 @@ pub enum Error {
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
     /// An I/O error on the connection.
-    #[error("I/O error: {0}")]
+    #[error("I/O error")]
     Io(#[from] std::io::Error),
     /// The transport's own error (an HTTP status, a refused connection, a server that could
     /// not be spawned): see [`TransportError`] and [`Error::transport_error`].
@@ -224,9 +228,20 @@ mod tests {
         let error = Error::from(Gone);
         assert_eq!(error.to_string(), "the pipe is gone");
         assert_eq!(error.kind(), "closed");
-        // The chain goes from the session's error straight to the transport's.
-        let source = error.source().expect("the transport's error");
-        assert!(source.downcast_ref::<Gone>().is_some());
+        // Transparent: the session's error is the transport's, text and cause (none here),
+        // so a chain shows "the pipe is gone" once.
+        assert!(error.source().is_none());
+        assert_eq!(
+            mcp_types::error_chain(&error).to_string(),
+            "the pipe is gone"
+        );
+        let io = Error::from(Broken(std::io::Error::other("EPIPE")));
+        let cause = io.source().expect("the transport error's cause");
+        assert!(cause.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(
+            mcp_types::error_chain(&io).to_string(),
+            "writing failed: EPIPE"
+        );
         assert!(error.transport_error::<Gone>().is_some());
         assert!(error.transport().is_some_and(TransportError::is::<Gone>));
         assert!(
@@ -234,6 +249,60 @@ mod tests {
             "not a transport error"
         );
         assert_eq!(format!("{error:?}"), "Transport(Gone)");
+    }
+
+    /// A transport's error with a cause, as the rule wants it: context in `Display`, the
+    /// cause in `source()`.
+    #[derive(Debug, thiserror::Error)]
+    #[error("writing failed")]
+    struct Broken(#[source] std::io::Error);
+
+    impl TransportFailure for Broken {
+        fn kind(&self) -> &'static str {
+            "io"
+        }
+
+        fn is_retryable_connection(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_variant_with_a_cause_shows_it_once_in_the_chain() {
+        let parse = Error::from(mcp_types::Message::from_slice(b"{oops").unwrap_err());
+        let io = Error::Io(std::io::Error::other("broken pipe"));
+        let invalid = Error::InvalidResult {
+            method: "tools/list".into(),
+            source: serde_json::from_str::<u8>("\"x\"").unwrap_err(),
+        };
+        for (error, top) in [
+            (&parse, "parse error"),
+            (&io, "I/O error"),
+            (&invalid, "invalid result for tools/list"),
+        ] {
+            assert_eq!(error.to_string(), top);
+            let mut level: &dyn std::error::Error = error;
+            while let Some(cause) = level.source() {
+                assert!(
+                    !level.to_string().contains(&cause.to_string()),
+                    "{level} repeats {cause}"
+                );
+                level = cause;
+            }
+        }
+        assert_eq!(
+            mcp_types::error_chain(&parse).to_string(),
+            "parse error: invalid JSON: key must be a string at line 1 column 2"
+        );
+        assert_eq!(
+            mcp_types::error_chain(&io).to_string(),
+            "I/O error: broken pipe"
+        );
+        assert!(
+            mcp_types::error_chain(&invalid)
+                .to_string()
+                .starts_with("invalid result for tools/list: invalid type: string \"x\"")
+        );
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //!
 //! The session does not know the transports: an HTTP status, a child process that could not
 //! be spawned or a legacy SSE stream that ended are the transports' errors (`mcp_http::Error`,
-//! `mcp_transport_stdio::Error`, ...). The session carries them boxed, so that `source()`
-//! still reaches the concrete error, and asks them the two questions it and the layers above
-//! need answered without naming their types: what kind of failure is it (for
+//! `mcp_transport_stdio::Error`, ...). The session carries them boxed and transparent (the
+//! text and `source()` are the transport error's, so a chain shows each level once), hands
+//! them back typed with `downcast_ref`, and asks them the two questions it and the layers
+//! above need answered without naming their types: what kind of failure is it (for
 //! machine-readable output) and does a reconnect help.
 
 use std::error::Error as StdError;
@@ -22,8 +23,8 @@ pub trait TransportFailure: StdError + Send + Sync + 'static {
     fn is_retryable_connection(&self) -> bool;
 }
 
-/// A transport's error, boxed: `Display` and `Debug` are the transport's own, `source()` is
-/// the transport's error itself (so a chain walk meets it), and
+/// A transport's error, boxed and transparent: `Display`, `Debug` and `source()` are the
+/// transport's own (so a chain walk prints each level once), and
 /// [`downcast_ref`](Self::downcast_ref) gives it back typed.
 ///
 /// ```
@@ -94,9 +95,11 @@ impl fmt::Display for TransportError {
 }
 
 impl StdError for TransportError {
-    /// The transport's own error: the wrapper is transparent, so a chain walk goes from the
-    /// session's error to the transport's and on to its root cause.
+    /// The transport's error's own cause: the wrapper is transparent (its `Display` is the
+    /// transport error's), so returning the transport error itself here would show its text
+    /// twice in a chain. Reach the transport error typed with
+    /// [`downcast_ref`](Self::downcast_ref) or [`Error::transport_error`](crate::Error::transport_error).
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(self.get_ref())
+        self.inner.source()
     }
 }

@@ -5,6 +5,11 @@ use std::time::Duration;
 use crate::config::ConfigError;
 
 /// What can go wrong when managing servers or calling their tools.
+///
+/// A variant with a cause (`Config`, `Auth`, `OAuth`, `Client`, `Skill`, `TaskLost`) names
+/// the server in its `Display` and keeps the cause as `source()`, without printing it: show
+/// one to a person with [`mcp_types::error_chain`] (`MCP server "x": connection failed: …`),
+/// as the manager's own status strings and logs do.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ManagerError {
@@ -51,7 +56,7 @@ pub enum ManagerError {
     #[error("MCP server {0:?} was disconnected or removed")]
     Cancelled(String),
     /// Its configuration cannot be resolved (an unset `${VAR}`, ...).
-    #[error("MCP server {server:?}: {source}")]
+    #[error("MCP server {server:?}")]
     Config {
         /// The server.
         server: String,
@@ -60,7 +65,7 @@ pub enum ManagerError {
         source: Box<ConfigError>,
     },
     /// The server's credentials could not be produced.
-    #[error("MCP server {server:?}: {source}")]
+    #[error("MCP server {server:?}")]
     Auth {
         /// The server.
         server: String,
@@ -70,7 +75,7 @@ pub enum ManagerError {
     },
     /// OAuth failed outside a request (`login`, `logout`, setting the provider up).
     #[cfg(feature = "oauth")]
-    #[error("MCP server {server:?}: {source}")]
+    #[error("MCP server {server:?}")]
     OAuth {
         /// The server.
         server: String,
@@ -79,7 +84,7 @@ pub enum ManagerError {
         source: mcp_client::oauth::AuthError,
     },
     /// The client or the server failed.
-    #[error("MCP server {server:?}: {source}")]
+    #[error("MCP server {server:?}")]
     Client {
         /// The server.
         server: String,
@@ -89,7 +94,7 @@ pub enum ManagerError {
     },
     /// A skill could not be loaded: a request failed, or a file failed verification (its
     /// content was not returned).
-    #[error("MCP server {server:?}: {source}")]
+    #[error("MCP server {server:?}")]
     Skill {
         /// The server.
         server: String,
@@ -99,7 +104,7 @@ pub enum ManagerError {
     },
     /// The connection was lost while a task ran, and the reconnected server does not know
     /// the task (it did not outlive the connection). The tool was not started again.
-    #[error("MCP server {server:?}: task {task_id} was lost with the connection: {source}")]
+    #[error("MCP server {server:?}: task {task_id} was lost with the connection")]
     TaskLost {
         /// The server.
         server: String,
@@ -190,16 +195,20 @@ mod tests {
             .and_then(|e| e.downcast_ref::<mcp_client::Error>())
             .expect("the client's error");
         assert!(client.is_retryable_connection());
-        let session = client
-            .source()
-            .and_then(|e| e.downcast_ref::<mcp_client::SessionError>())
-            .expect("the session's error");
-        let io = session
+        assert!(client.session().is_some(), "the session's error, typed");
+        // The client's wrapper of the session's error is transparent: its cause is the
+        // session error's, the OS error.
+        let io = client
             .source()
             .and_then(|e| e.downcast_ref::<std::io::Error>());
         assert_eq!(
             io.map(std::io::Error::kind),
             Some(std::io::ErrorKind::ConnectionRefused)
+        );
+        assert_eq!(error.to_string(), "MCP server \"s\"");
+        assert_eq!(
+            mcp_types::error_chain(&error).to_string(),
+            "MCP server \"s\": I/O error: connection refused"
         );
     }
 

@@ -439,7 +439,7 @@ fn invalid_message(error: &MessageError) -> ErrorObject {
         }
         other => ErrorObject::new(
             mcp_types::error_codes::INVALID_REQUEST,
-            format!("Invalid Request: {other}"),
+            format!("Invalid Request: {}", mcp_types::error_chain(other)),
         ),
     }
 }

@@ -84,7 +84,7 @@ impl Inner {
                     }
                     Ok(_) => {}
                     Err(e) => {
-                        tracing::debug!(error = %e, "ignoring the body of a notification reply")
+                        tracing::debug!(error = %mcp_types::error_chain(&e), "ignoring the body of a notification reply")
                     }
                 }
             }

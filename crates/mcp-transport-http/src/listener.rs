@@ -61,7 +61,7 @@ impl Inner {
             Ok(r) => r,
             Err(e) => {
                 // 405 is the spec's "no stream here"; every other failure disables it too.
-                tracing::debug!(error = %e, "no SSE listener");
+                tracing::debug!(error = %mcp_types::error_chain(&e), "no SSE listener");
                 return;
             }
         };

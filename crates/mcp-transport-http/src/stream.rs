@@ -95,7 +95,7 @@ impl Inner {
                         end.error = Some(e);
                     }
                     Err(e) => {
-                        tracing::debug!(error = %e, "SSE stream broke");
+                        tracing::debug!(error = %mcp_types::error_chain(&e), "SSE stream broke");
                         end.error = Some(e.into());
                         break;
                     }
@@ -148,7 +148,7 @@ impl Inner {
                     return end;
                 }
                 Err(e) => {
-                    tracing::debug!(error = %e, "resumption GET failed");
+                    tracing::debug!(error = %mcp_types::error_chain(&e), "resumption GET failed");
                     end.error = Some(e);
                 }
             }

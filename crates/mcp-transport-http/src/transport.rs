@@ -117,7 +117,9 @@ impl Transport for HttpTransport {
                 .await
                 {
                     Ok(Ok(_)) => tracing::debug!("session deleted"),
-                    Ok(Err(e)) => tracing::debug!(error = %e, "DELETE of the session failed"),
+                    Ok(Err(e)) => {
+                        tracing::debug!(error = %mcp_types::error_chain(&e), "DELETE of the session failed")
+                    }
                     Err(_) => tracing::debug!("DELETE of the session timed out"),
                 }
             }

@@ -167,11 +167,14 @@ pub enum Message {
 }
 
 /// Why bytes are not a valid JSON-RPC message.
+///
+/// `InvalidJson` and `InvalidErrorObject` keep serde's error as `source()`; show the whole
+/// story with [`error_chain`](crate::error_chain).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum MessageError {
     /// The bytes are not JSON at all.
-    #[error("invalid JSON: {0}")]
+    #[error("invalid JSON")]
     InvalidJson(#[source] serde_json::Error),
     /// Valid JSON, but not an object (a string, a number, ...).
     #[error("a JSON-RPC message must be a JSON object")]
@@ -207,7 +210,7 @@ pub enum MessageError {
     #[error("response has no id")]
     MissingId,
     /// An `error` member that is not a valid error object.
-    #[error("invalid error object: {0}")]
+    #[error("invalid error object")]
     InvalidErrorObject(#[source] serde_json::Error),
     /// An object with neither `method` nor `result`/`error`.
     #[error("not a request, notification or response (no \"method\", \"result\" or \"error\")")]

@@ -26,6 +26,8 @@ mod discover;
 pub use discover::DiscoverResult;
 mod content;
 mod elicitation;
+mod error_chain;
+pub use error_chain::{ErrorChain, error_chain};
 pub mod error_codes;
 mod id;
 mod jsonrpc;

@@ -8,6 +8,7 @@
 mod detect_transport;
 mod driver_behaviour;
 mod eras;
+mod error_chains;
 mod fuzz_corpora;
 mod http_client;
 mod http_faults;

@@ -105,7 +105,8 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_http() {
         .await
         .unwrap_err();
     assert!(is_connect(err.http_error()), "{err:?}");
-    let shown = err.to_string();
+    // The proxy is named by a cause in the chain, which is what a person is shown.
+    let shown = mcp_types::error_chain(&err).to_string();
     assert!(shown.contains("proxy"), "{shown}");
     assert!(
         shown.contains(&proxy[proxy.rfind('@').unwrap() + 1..]),
@@ -123,7 +124,8 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_sse() {
         is_connect(err.transport_error::<mcp_http::Error>()),
         "{err:?}"
     );
-    let shown = err.to_string();
+    // The proxy is named by a cause in the chain, which is what a person is shown.
+    let shown = mcp_types::error_chain(&err).to_string();
     assert!(shown.contains("proxy"), "{shown}");
     assert!(
         shown.contains(&proxy[proxy.rfind('@').unwrap() + 1..]),

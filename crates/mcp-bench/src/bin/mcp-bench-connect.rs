@@ -24,7 +24,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("mcp-bench-connect: {e}");
+            eprintln!("mcp-bench-connect: {}", mcp_types::error_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("mcp-bench-floor: {e}");
+            eprintln!("mcp-bench-floor: {}", mcp_types::error_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("mcp-bench-server: {e}");
+            eprintln!("mcp-bench-server: {}", mcp_types::error_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -114,7 +114,7 @@ fn soak_one(name: &str, target: &Target, args: &Args) -> bool {
         let started = std::time::Instant::now();
         let curve = match soak::calls(target, args.calls).await {
             Ok(curve) => curve,
-            Err(e) => return verdict(name, "calls", Err(e.to_string())),
+            Err(e) => return verdict(name, "calls", Err(mcp_types::error_chain(&e).to_string())),
         };
         println!(
             "# {name}: {} calls in {:.1} s",
@@ -150,7 +150,7 @@ fn report(name: &str, what: &str, outcome: Result<soak::Settled, mcp_bench::Benc
             verdict(name, what, Ok(()))
         }
         Ok(Err(e)) => verdict(name, what, Err(e)),
-        Err(e) => verdict(name, what, Err(e.to_string())),
+        Err(e) => verdict(name, what, Err(mcp_types::error_chain(&e).to_string())),
     }
 }
 

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("mcp-bench: {e}");
+            eprintln!("mcp-bench: {}", mcp_types::error_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -182,8 +182,10 @@ pub async fn reconnects(
     let entry = ServerEntry::new("soak", client::server_config(target));
     manager
         .add_server("soak", entry)
-        .map_err(|e| BenchError::BadReply(format!("add_server: {e}")))?;
-    let failed = |e: mcp_manager::ManagerError| BenchError::BadReply(format!("manager: {e}"));
+        .map_err(|e| BenchError::BadReply(format!("add_server: {}", mcp_types::error_chain(&e))))?;
+    let failed = |e: mcp_manager::ManagerError| {
+        BenchError::BadReply(format!("manager: {}", mcp_types::error_chain(&e)))
+    };
     manager.connect_server("soak").await.map_err(failed)?;
     for _ in 0..n {
         manager.reconnect_server("soak").await.map_err(failed)?;

@@ -111,7 +111,7 @@ pub(crate) async fn skill(
         SkillError::Client(e) => CliError::client(&connection.name, e, Some(client)),
         other => CliError::Skill {
             server: connection.name.clone(),
-            source: Box::new(other),
+            cause: Box::new(other),
         },
     };
     let entry = client
@@ -194,9 +194,9 @@ fn save_files(skill: &LoadedSkill, dir: &Path) -> Result<PathBuf, CliError> {
     let root = dir.join(name);
     for file in &skill.files {
         let path = root.join(&file.path);
-        let io = |source| CliError::Save {
+        let io = |cause| CliError::Save {
             path: path.clone(),
-            source,
+            cause,
         };
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io)?;

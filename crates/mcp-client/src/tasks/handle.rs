@@ -207,7 +207,7 @@ impl TaskHandle {
 
     async fn cancel_quietly(&self) {
         if let Err(e) = self.client.cancel_task(&self.task.task_id).await {
-            tracing::debug!(target: "mcp::client", task = %self.task.task_id, error = %e, "tasks/cancel failed");
+            tracing::debug!(target: "mcp::client", task = %self.task.task_id, error = %mcp_types::error_chain(&e), "tasks/cancel failed");
         }
     }
 

@@ -38,7 +38,7 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("scenario {name} failed: {e}");
+            eprintln!("scenario {name} failed: {}", mcp_types::error_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -45,7 +45,10 @@ impl Inbox {
     pub fn receive(&self, frame: Vec<u8>) {
         self.shared.core.dispatch_owned(frame, |incoming| {
             if let Some(e) = self.take(incoming) {
-                tracing::debug!("dropping a malformed message: {e}");
+                tracing::debug!(
+                    "dropping a malformed message: {}",
+                    mcp_types::error_chain(&e)
+                );
                 self.shared.handler.on_error(&Error::Parse(e));
             }
         });

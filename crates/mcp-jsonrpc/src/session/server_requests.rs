@@ -109,7 +109,7 @@ impl ServerRequests {
                 .into_future();
             drop(transport);
             if let Err(e) = within_timeout(REPLY_METHOD, Some(bound), send).await {
-                tracing::debug!(%id, error = %e, "could not deliver the answer to a server request");
+                tracing::debug!(%id, error = %mcp_types::error_chain(&e), "could not deliver the answer to a server request");
                 handler.on_error(&e);
             }
         });

@@ -418,7 +418,7 @@ impl EntryParser<'_> {
         let kind = config.transport_kind().map_err(|e| {
             let message = match e {
                 mcp_client::Error::Config(m) => m,
-                other => other.to_string(),
+                other => mcp_types::error_chain(&other).to_string(),
             };
             let field = members.contains_key("type").then(|| "type".to_owned());
             let message = if field.is_none() {

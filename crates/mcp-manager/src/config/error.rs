@@ -18,12 +18,13 @@ impl std::fmt::Display for Position {
 }
 
 /// A configuration problem. Messages never contain `env` or `headers` values: those are
-/// secrets more often than not.
+/// secrets more often than not. `Read` keeps the OS error as `source()` without printing
+/// it: show the whole story with [`mcp_types::error_chain`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         /// The file.
         path: PathBuf,

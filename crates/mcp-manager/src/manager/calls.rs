@@ -156,7 +156,7 @@ impl McpManager {
         }
         match client.call_tool_with(params.clone(), options.clone()).await {
             Err(e) if e.is_retryable_connection() => {
-                tracing::info!(target: "mcp::manager", server = %slot.name, error = %e, "tool call lost its connection; reconnecting to retry once");
+                tracing::info!(target: "mcp::manager", server = %slot.name, error = %mcp_types::error_chain(&e), "tool call lost its connection; reconnecting to retry once");
                 drop(client);
                 let client = self.inner.reconnect_after(&slot, generation).await?;
                 client

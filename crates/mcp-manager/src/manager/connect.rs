@@ -98,7 +98,7 @@ impl Inner {
                 let listen = match client.listen(slot.listen_filter()).await {
                     Ok(listen) => Some(listen),
                     Err(e) => {
-                        tracing::warn!(target: "mcp::manager", server = name, error = %e, "could not listen for changes");
+                        tracing::warn!(target: "mcp::manager", server = name, error = %mcp_types::error_chain(&e), "could not listen for changes");
                         None
                     }
                 };
@@ -118,7 +118,7 @@ impl Inner {
                 .collect();
             for uri in uris {
                 if let Err(e) = client.subscribe_resource(&uri).await {
-                    tracing::warn!(target: "mcp::manager", server = name, %uri, error = %e, "could not re-subscribe");
+                    tracing::warn!(target: "mcp::manager", server = name, %uri, error = %mcp_types::error_chain(&e), "could not re-subscribe");
                 }
             }
             Ok(Fresh {
@@ -230,7 +230,7 @@ impl Inner {
                 }
             }
             Err(e) => {
-                tracing::warn!(target: "mcp::manager", server = %slot.name, %method, error = %e, "could not reload the list");
+                tracing::warn!(target: "mcp::manager", server = %slot.name, %method, error = %mcp_types::error_chain(&e), "could not reload the list");
             }
         }
     }
@@ -268,7 +268,7 @@ fn tolerate<T>(
     match result {
         Err(e) if e.is_retryable_connection() || e.is_timeout() => Err(e),
         Err(e) => {
-            tracing::warn!(target: "mcp::manager", list = what, error = %e, "could not list");
+            tracing::warn!(target: "mcp::manager", list = what, error = %mcp_types::error_chain(&e), "could not list");
             Ok(Vec::new())
         }
         ok => ok,

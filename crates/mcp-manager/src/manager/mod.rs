@@ -46,7 +46,8 @@ const STATUS_CAPACITY: usize = 256;
 /// let mut status = manager.subscribe_status();
 /// for (server, result) in manager.connect_all().await {
 ///     if let Err(e) = result {
-///         eprintln!("{server}: {e}");
+///         // The whole chain: "MCP server \"x\": connection failed: …".
+///         eprintln!("{server}: {}", mcp_types::error_chain(&e));
 ///     }
 /// }
 /// for tool in manager.tools() {

@@ -41,7 +41,7 @@ fn default_store() -> Arc<dyn TokenStore> {
     Arc::clone(STORE.get_or_init(|| match FileTokenStore::in_config_dir() {
         Ok(store) => Arc::new(store),
         Err(e) => {
-            tracing::warn!(target: "mcp::manager", error = %e, "no token directory: OAuth tokens are kept in memory only");
+            tracing::warn!(target: "mcp::manager", error = %mcp_types::error_chain(&e), "no token directory: OAuth tokens are kept in memory only");
             Arc::new(MemoryTokenStore::new())
         }
     }))

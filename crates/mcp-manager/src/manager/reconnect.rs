@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_client::Client;
+use mcp_types::error_chain;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -83,10 +84,10 @@ impl Inner {
                     limit: self.options.reconnect.storm_limit,
                     window: self.options.reconnect.storm_window,
                 };
-                tracing::warn!(target: "mcp::manager", server = %slot.name, "{error}");
+                tracing::warn!(target: "mcp::manager", server = %slot.name, "{}", error_chain(&error));
                 state.failed_generation = Some(seen);
                 let status = ServerStatus::Failed {
-                    error: error.to_string(),
+                    error: error_chain(&error).to_string(),
                     kind: error.kind(),
                 };
                 slot.set_status(&mut state, status, &self.status_tx);
@@ -205,7 +206,7 @@ impl Inner {
                 Ok(fresh) => return self.install(slot, cancel, fresh).await,
                 Err(ManagerError::Cancelled(name)) => return Err(ManagerError::Cancelled(name)),
                 Err(error) => {
-                    tracing::warn!(target: "mcp::manager", server = %slot.name, attempt, %error, "reconnect attempt failed");
+                    tracing::warn!(target: "mcp::manager", server = %slot.name, attempt, error = %error_chain(&error), "reconnect attempt failed");
                     last_error = Some(error);
                 }
             }
@@ -234,11 +235,11 @@ impl Inner {
             state.failed_generation = Some(seen);
             let status = if error.needs_login() {
                 ServerStatus::NeedsAuthorization {
-                    error: error.to_string(),
+                    error: error_chain(error).to_string(),
                 }
             } else {
                 ServerStatus::Failed {
-                    error: error.to_string(),
+                    error: error_chain(error).to_string(),
                     kind: error.kind(),
                 }
             };
@@ -287,7 +288,7 @@ impl Inner {
                         return;
                     }
                     Err(error) => {
-                        tracing::debug!(target: "mcp::manager", server = %slot.name, %error, "remote server still down");
+                        tracing::debug!(target: "mcp::manager", server = %slot.name, error = %error_chain(&error), "remote server still down");
                     }
                 }
             }

@@ -33,7 +33,7 @@ impl McpManager {
         let handle = match started {
             Ok(handle) => handle,
             Err(e) if e.is_retryable_connection() => {
-                tracing::info!(target: "mcp::manager", server = %slot.name, error = %e, "task call lost its connection before the task existed; reconnecting to retry once");
+                tracing::info!(target: "mcp::manager", server = %slot.name, error = %mcp_types::error_chain(&e), "task call lost its connection before the task existed; reconnecting to retry once");
                 drop(client);
                 let client = self.inner.reconnect_after(slot, generation).await?;
                 return client
@@ -46,7 +46,7 @@ impl McpManager {
         let task_id = handle.task_id().to_owned();
         match handle.result().await {
             Err(e) if e.is_retryable_connection() => {
-                tracing::info!(target: "mcp::manager", server = %slot.name, task = %task_id, error = %e, "task call lost its connection; reconnecting to follow the same task");
+                tracing::info!(target: "mcp::manager", server = %slot.name, task = %task_id, error = %mcp_types::error_chain(&e), "task call lost its connection; reconnecting to follow the same task");
                 drop(client);
                 let client = self.inner.reconnect_after(slot, generation).await?;
                 let lost = |source| ManagerError::TaskLost {
