@@ -219,6 +219,33 @@ impl Client {
         Ok(())
     }
 
+    /// Typed params with the connection's 2026-07-28 `_meta` already in them, when the
+    /// connection is at that revision and the params allow it (see
+    /// [`ModernMeta::encode_with_meta`]).
+    fn with_modern_meta<P: Serialize + ?Sized>(&self, params: &P) -> Option<Box<RawValue>> {
+        self.inner.modern.as_ref()?.meta.encode_with_meta(params)
+    }
+
+    /// [`request_raw`](Self::request_raw) at 2026-07-28 with params from
+    /// [`with_modern_meta`](Self::with_modern_meta).
+    async fn request_raw_with_meta(
+        &self,
+        method: &str,
+        params: Box<RawValue>,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        let Some(modern) = &self.inner.modern else {
+            return self.request_raw(method, Some(params), options).await;
+        };
+        capability::require(&self.session().capabilities, method)?;
+        let options = self.inner.dispatcher.options().request_options(options);
+        let session = &self.inner.connection.session;
+        modern
+            .request_with_meta(session, &self.inner.dispatcher, method, params, options)
+            .await
+            .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
+    }
+
     /// Send a request and return its raw result. When the HTTP session expired, the client
     /// initializes a fresh session and retries the request once.
     pub async fn request_raw(
@@ -392,9 +419,17 @@ impl Client {
         params: &CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
-        let raw = self
-            .request_raw(methods::TOOLS_CALL, Some(encode(params)?), options)
-            .await?;
+        let raw = match self.with_modern_meta(params) {
+            // 2026-07-28: the `_meta` written as the params are serialised, not spliced in.
+            Some(with_meta) => {
+                self.request_raw_with_meta(methods::TOOLS_CALL, with_meta, options)
+                    .await?
+            }
+            None => {
+                self.request_raw(methods::TOOLS_CALL, Some(encode(params)?), options)
+                    .await?
+            }
+        };
         raw.into_tool_result()
             .map_err(|source| invalid_result(methods::TOOLS_CALL, source))
     }

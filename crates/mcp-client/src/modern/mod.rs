@@ -25,6 +25,22 @@ pub(crate) struct ModernMeta {
     /// `keys` encoded once as the members of a JSON object (`"k":v,"k":v,"k":v`), spliced
     /// into each request's params by [`params`](Self::params) without parsing them.
     members: String,
+    /// `keys` encoded once as an object, written into typed params as they are serialised
+    /// ([`encode_with_meta`](Self::encode_with_meta)).
+    object: Box<RawValue>,
+}
+
+/// Typed params with our `_meta` written first, in one serialisation.
+#[derive(serde::Serialize)]
+struct WithMeta<'a, P: ?Sized> {
+    #[serde(rename = "_meta")]
+    meta: &'a RawValue,
+    #[serde(flatten)]
+    params: &'a P,
+}
+
+fn empty_object() -> Box<RawValue> {
+    RawValue::from_string("{}".to_owned()).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }
 
 impl ModernMeta {
@@ -40,10 +56,38 @@ impl ModernMeta {
             serde_json::to_value(options.capabilities())
                 .unwrap_or_else(|_| Value::Object(Map::new())),
         );
-        let members = serde_json::to_string(&keys).unwrap_or_else(|_| "{}".into());
+        let encoded = serde_json::to_string(&keys).unwrap_or_else(|_| "{}".into());
         // `{...}` minus the braces (the encoder writes no whitespace).
-        let members = members[1..members.len() - 1].to_owned();
-        Self { keys, members }
+        let members = encoded[1..encoded.len() - 1].to_owned();
+        let object = RawValue::from_string(encoded).unwrap_or_else(|_| empty_object());
+        Self {
+            keys,
+            members,
+            object,
+        }
+    }
+
+    /// Typed `params` encoded with our `_meta` keys already in them, in one serialisation:
+    /// [`params`](Self::params) of the encoded params gives the same JSON, but its splice
+    /// is a copy plus a parse of the whole text to make it a `RawValue` again (serde_json
+    /// has no unchecked constructor), about 3,000 instructions per call
+    /// (docs/performance.md). `None` when the params are not an object, or may hold a
+    /// `_meta` of their own (which must be merged): then take the general path.
+    pub(crate) fn encode_with_meta<P: serde::Serialize + ?Sized>(
+        &self,
+        params: &P,
+    ) -> Option<Box<RawValue>> {
+        let encoded = mcp_types::to_raw(&WithMeta {
+            meta: &self.object,
+            params,
+        })
+        .ok()?;
+        // Ours is the first member; a second `"_meta"` is the caller's (or a string that
+        // spells it, which the general path handles just as well).
+        let after_ours = encoded
+            .get()
+            .get(self.object.get().len() + "{\"_meta\":".len()..)?;
+        (!after_ours.contains("\"_meta\"")).then_some(encoded)
     }
 
     /// `params` (an object, or absent) as an object with our `_meta` keys added to any
@@ -178,5 +222,53 @@ mod tests {
         assert!(meta.splice(Some(&escaped)).is_none());
         let array = RawValue::from_string("[1]".into()).unwrap();
         assert!(meta.params(Some(&array)).is_err());
+    }
+
+    #[test]
+    fn typed_params_encoded_with_meta_equal_the_general_path() {
+        use mcp_types::CallToolRequestParams;
+
+        let meta = ModernMeta::new("2026-07-28", &ClientOptions::new("agent", "1.2"));
+        let general = |params: &CallToolRequestParams| {
+            let encoded = crate::client::encode(params).unwrap();
+            Value::Object(meta.object(Some(&encoded)).unwrap())
+        };
+        let mut with_arguments = CallToolRequestParams::new("echo");
+        with_arguments.arguments = Some(
+            serde_json::json!({"text": "a \"quoted\" _meta-free text", "n": [1, null]})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let mut with_extra = CallToolRequestParams::new("echo");
+        with_extra.extra.insert("other".into(), Value::Bool(true));
+        for params in [
+            CallToolRequestParams::new("echo"),
+            with_arguments,
+            with_extra,
+        ] {
+            let encoded = meta.encode_with_meta(&params).expect("the fast path");
+            // Our keys come first, as the splice writes them.
+            assert!(
+                encoded
+                    .get()
+                    .starts_with(r#"{"_meta":{"io.modelcontextprotocol/"#)
+            );
+            let sent: Value = serde_json::from_str(encoded.get()).unwrap();
+            assert_eq!(sent, general(&params), "{}", encoded.get());
+        }
+        // A `_meta` of the caller's must be merged: the general path.
+        let mut own = CallToolRequestParams::new("echo");
+        own.meta = Some(serde_json::from_value(serde_json::json!({"progressToken": 3})).unwrap());
+        assert!(meta.encode_with_meta(&own).is_none());
+        let mut extra_meta = CallToolRequestParams::new("echo");
+        extra_meta
+            .extra
+            .insert("_meta".into(), serde_json::json!({}));
+        assert!(meta.encode_with_meta(&extra_meta).is_none());
+        // So are params that are not an object; none at all are our `_meta` alone.
+        assert!(meta.encode_with_meta(&[1, 2]).is_none());
+        let none: Value = serde_json::from_str(meta.encode_with_meta(&()).unwrap().get()).unwrap();
+        assert_eq!(none, Value::Object(meta.object(None).unwrap()));
     }
 }

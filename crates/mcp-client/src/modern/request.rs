@@ -45,7 +45,22 @@ impl Modern {
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
         self.refuse_removed(method)?;
-        let mut params = self.meta.params(params.as_deref())?;
+        let params = self.meta.params(params.as_deref())?;
+        self.request_with_meta(session, dispatcher, method, params, options)
+            .await
+    }
+
+    /// [`request`](Self::request) with params that already carry our `_meta`
+    /// ([`ModernMeta::encode_with_meta`](super::ModernMeta::encode_with_meta)).
+    pub(crate) async fn request_with_meta(
+        &self,
+        session: &Session,
+        dispatcher: &Dispatcher,
+        method: &str,
+        mut params: Box<RawValue>,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        self.refuse_removed(method)?;
         let headers = if self.http {
             // The headers mirror fields of the params: read them back (HTTP only, where a
             // round trip costs far more than this parse).
