@@ -126,7 +126,9 @@ impl ModernMeta {
 
     /// [`object`](Self::object), encoded.
     ///
-    /// Every request at 2026-07-28 goes through here, so the usual case takes a fast path:
+    /// Every request at 2026-07-28 but `tools/call` with typed params (which takes
+    /// [`encode_with_meta`](Self::encode_with_meta)) goes through here, so the usual case
+    /// takes a fast path:
     /// params that are absent, `null` or an object in which `_meta` cannot appear get our
     /// `_meta` spliced in as text, with no parse into a `Value` tree and no re-encoding of
     /// the caller's arguments (that round trip made a modern request cost about twice a
