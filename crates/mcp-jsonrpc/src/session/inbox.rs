@@ -43,27 +43,31 @@ impl Inbox {
     /// the response they carry, without a copy. A malformed frame is reported to the
     /// handler and dropped: the connection goes on.
     pub fn receive(&self, frame: Vec<u8>) {
-        self.shared.core.dispatch_owned(frame, |incoming| {
-            if let Some(e) = self.take(incoming) {
-                tracing::debug!(
-                    "dropping a malformed message: {}",
-                    mcp_types::error_chain(&e)
-                );
-                self.shared.handler.on_error(&Error::Parse(e));
-            }
-        });
+        self.shared
+            .core
+            .dispatch_owned(frame, |incoming| self.handle(incoming));
     }
 
     /// [`receive`](Self::receive) for a frame the transport already holds as text (checked
     /// as UTF-8 while it arrived, as the stdio reader does line by line, or an SSE event's
     /// data): the same routing, without checking the text a second time.
     pub fn receive_text(&self, frame: String) {
-        self.shared.core.dispatch_text(frame, |incoming| {
-            if let Some(e) = self.take(incoming) {
-                tracing::debug!("dropping a malformed message: {e}");
-                self.shared.handler.on_error(&Error::Parse(e));
-            }
-        });
+        self.shared
+            .core
+            .dispatch_text(frame, |incoming| self.handle(incoming));
+    }
+
+    /// What [`receive`](Self::receive) and [`receive_text`](Self::receive_text) do with each
+    /// message the core did not deliver: [`take`](Self::take) it, and report a malformed
+    /// one to the handler (it is dropped; the connection goes on).
+    fn handle(&self, incoming: Incoming) {
+        if let Some(e) = self.take(incoming) {
+            tracing::debug!(
+                "dropping a malformed message: {}",
+                mcp_types::error_chain(&e)
+            );
+            self.shared.handler.on_error(&Error::Parse(e));
+        }
     }
 
     /// [`receive`](Self::receive) for a frame read on the reply stream of request `ours`:
