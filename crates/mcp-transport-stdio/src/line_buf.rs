@@ -51,7 +51,7 @@ impl LineBuf {
         self.len() == 0
     }
 
-    #[cfg(test)]
+    /// Bytes allocated.
     pub(crate) fn capacity(&self) -> usize {
         self.raw
             .as_ref()
@@ -135,10 +135,34 @@ impl LineBuf {
         }
     }
 
+    /// Drop a trailing `\r`. (When a character is cut short at the end, the last byte is
+    /// that character's, not a `\r`.)
+    pub(crate) fn pop_cr(&mut self) {
+        match &mut self.raw {
+            Some(raw) => {
+                if raw.last() == Some(&b'\r') {
+                    raw.pop();
+                }
+            }
+            None => {
+                if self.partial_len == 0 && self.text.ends_with('\r') {
+                    self.text.pop();
+                }
+            }
+        }
+    }
+
     /// The line held, and an empty buffer for the next. A line that ends inside a
-    /// character is not UTF-8.
+    /// character is not UTF-8. Room reserved ahead (the splitter's `hint`) that the line
+    /// did not use is not handed on with it.
     pub(crate) fn take(&mut self) -> Line {
-        let line = std::mem::take(self);
+        let mut line = std::mem::take(self);
+        if line.capacity() > 2 * line.len() + 64 * 1024 {
+            match &mut line.raw {
+                Some(raw) => raw.shrink_to_fit(),
+                None => line.text.shrink_to_fit(),
+            }
+        }
         match line.raw {
             Some(raw) => Line::Bytes(raw),
             None if line.partial_len > 0 => {
@@ -250,6 +274,23 @@ mod tests {
         assert!(buf.is_empty());
         buf.push("é".as_bytes());
         assert_eq!(buf.take(), Line::Text("é".to_owned()));
+    }
+
+    #[test]
+    fn a_trailing_carriage_return_is_dropped_from_text_and_bytes_only() {
+        for (pieces, line) in [
+            (&[&b"ok\r"[..]][..], Line::Text("ok".to_owned())),
+            (&[&b"\xffok"[..], b"\r"], Line::Bytes(b"\xffok".to_vec())),
+            // The last byte is a cut character's, so there is no `\r` to drop.
+            (&[&b"ok\r\xe2"[..]], Line::Bytes(b"ok\r\xe2".to_vec())),
+        ] {
+            let mut buf = LineBuf::default();
+            for piece in pieces {
+                buf.push(piece);
+            }
+            buf.pop_cr();
+            assert_eq!(buf.take(), line);
+        }
     }
 
     #[test]

@@ -112,31 +112,12 @@ impl LineSplitter {
     }
 
     fn take_line(&mut self) -> Option<LineEvent> {
-        let mut line = self.buf.take();
+        // A trailing `\r` is framing, not the message's.
+        self.buf.pop_cr();
+        let line = self.buf.take();
         // Blank lines carry no message; skipping them is what every MCP SDK does.
         if line.as_bytes().iter().all(u8::is_ascii_whitespace) {
             return None;
-        }
-        // A trailing `\r` is not the message's. Room given by `hint` that this line did not
-        // use is not kept with the message.
-        let roomy = |capacity: usize, len: usize| capacity > 2 * len + 64 * 1024;
-        match &mut line {
-            Line::Text(text) => {
-                if text.ends_with('\r') {
-                    text.pop();
-                }
-                if roomy(text.capacity(), text.len()) {
-                    text.shrink_to_fit();
-                }
-            }
-            Line::Bytes(bytes) => {
-                if bytes.last() == Some(&b'\r') {
-                    bytes.pop();
-                }
-                if roomy(bytes.capacity(), bytes.len()) {
-                    bytes.shrink_to_fit();
-                }
-            }
         }
         Some(LineEvent::Line(line))
     }
