@@ -97,6 +97,18 @@ fn through(proxy: &str) -> ProxyMode {
     }
 }
 
+/// The proxy is named by a cause in the chain, which is what a person is shown, and its
+/// password is not.
+fn assert_names_the_proxy_without_its_password(err: &dyn std::error::Error, proxy: &str) {
+    let shown = mcp_types::error_chain(err).to_string();
+    assert!(shown.contains("proxy"), "{shown}");
+    assert!(
+        shown.contains(&proxy[proxy.rfind('@').unwrap() + 1..]),
+        "{shown}"
+    );
+    assert!(!shown.contains("s3cret"), "{shown}");
+}
+
 #[tokio::test]
 async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_http() {
     let proxy = format!("http://user:s3cret@127.0.0.1:{}", closed_port());
@@ -105,14 +117,7 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_http() {
         .await
         .unwrap_err();
     assert!(is_connect(err.http_error()), "{err:?}");
-    // The proxy is named by a cause in the chain, which is what a person is shown.
-    let shown = mcp_types::error_chain(&err).to_string();
-    assert!(shown.contains("proxy"), "{shown}");
-    assert!(
-        shown.contains(&proxy[proxy.rfind('@').unwrap() + 1..]),
-        "{shown}"
-    );
-    assert!(!shown.contains("s3cret"), "{shown}");
+    assert_names_the_proxy_without_its_password(&err, &proxy);
 }
 
 #[tokio::test]
@@ -124,14 +129,7 @@ async fn a_proxy_that_is_not_there_is_a_connect_error_naming_it_over_sse() {
         is_connect(err.transport_error::<mcp_http::Error>()),
         "{err:?}"
     );
-    // The proxy is named by a cause in the chain, which is what a person is shown.
-    let shown = mcp_types::error_chain(&err).to_string();
-    assert!(shown.contains("proxy"), "{shown}");
-    assert!(
-        shown.contains(&proxy[proxy.rfind('@').unwrap() + 1..]),
-        "{shown}"
-    );
-    assert!(!shown.contains("s3cret"), "{shown}");
+    assert_names_the_proxy_without_its_password(&err, &proxy);
 }
 
 #[tokio::test]
