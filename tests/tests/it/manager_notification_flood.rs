@@ -61,6 +61,10 @@ async fn a_flood_after_connect_makes_a_slow_subscriber_skip_the_oldest() {
     let manager =
         McpManager::new(ManagerOptions::new(options()).with_reconnect_policy(fast_policy()));
     let mut notes = manager.notifications();
+    // A second subscriber, only to learn when the whole flood has been published: a call
+    // returns before its log line is forwarded, so without this the slow subscriber could
+    // start reading while the last lines are still on their way, and keep one more.
+    let mut probe = manager.notifications();
     manager.add_server("srv", entry("srv", &[])).unwrap();
     bounded(manager.connect_all()).await["srv"]
         .as_ref()
@@ -72,13 +76,25 @@ async fn a_flood_after_connect_makes_a_slow_subscriber_skip_the_oldest() {
             .unwrap();
     }
     let last = format!("n{}", SENT - 1);
+    let data = |note: &mcp_client::ServerNotification| {
+        let params = note.params_as::<serde_json::Value>().unwrap();
+        params["data"].as_str().unwrap_or_default().to_owned()
+    };
+    bounded(async {
+        loop {
+            let (_, note) = probe.recv().await.expect("manager alive");
+            if note.method == "notifications/message" && data(&note) == last {
+                break;
+            }
+        }
+    })
+    .await;
     let mut got = Vec::new();
     bounded(async {
         while got.last() != Some(&last) {
             let (_, note) = notes.recv().await.expect("manager alive");
             if note.method == "notifications/message" {
-                let data = note.params_as::<serde_json::Value>().unwrap()["data"].clone();
-                got.push(data.as_str().unwrap_or_default().to_owned());
+                got.push(data(&note));
             }
         }
     })
