@@ -100,8 +100,9 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
         let params = meta.params(None).map_err(Probe::Modern)?;
         let mut request_options = RequestOptions::new().with_timeout(timeout);
         if connection.http.is_some() {
-            request_options =
-                request_options.with_transport_header("Mcp-Method", methods::SERVER_DISCOVER);
+            request_options = request_options.with_header(mcp_jsonrpc::McpHeader::Method(
+                methods::SERVER_DISCOVER.to_owned(),
+            ));
         }
         let outcome = connection
             .session

@@ -36,6 +36,7 @@ mod pagination;
 mod pending;
 mod session;
 mod sse;
+mod state;
 mod tasks;
 mod transport;
 mod transport_error;
@@ -51,11 +52,15 @@ pub use options::{
 };
 pub use pagination::PaginationAbort;
 pub use pending::PendingRequests;
-pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};
+pub use session::{Inbox, Session};
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, OVERSIZED_HEAD_BYTES, SseError, SseEvent, SseParser};
+pub use state::{
+    DEFAULT_MAX_SERVER_REQUESTS, Event, FrameHints, FrameKind, McpHeader, ParsedFrame, Received,
+    Role, SendId, SessionOptions, SessionState, Transmit, WireRules,
+};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};
 pub use transport::{
-    BoxFuture, FrameKind, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics, Sent,
+    BoxFuture, HttpSessionControl, NoopHandler, Outbound, ProcessDiagnostics, Sent,
     ServerRequestOutcome, Transport, TransportHandler,
 };
 pub use transport_error::{TransportError, TransportFailure};

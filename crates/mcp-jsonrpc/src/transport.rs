@@ -12,23 +12,10 @@ use std::pin::Pin;
 
 use mcp_types::{ErrorObject, Notification, RawValue, Request, RequestId};
 
-use crate::Error;
+use crate::{Error, FrameKind, McpHeader};
 
 /// A boxed, sendable future (the object-safe form of `async fn` in a trait).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// What an outgoing frame is, for transports that treat them differently (a Streamable
-/// HTTP request is answered on its own POST; a notification or a reply is answered 202).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FrameKind {
-    /// A request the session waits for: its response must reach the [`Inbox`](crate::Inbox).
-    Request(RequestId),
-    /// A notification: no answer.
-    Notification,
-    /// The answer to a server-to-client request.
-    Response,
-}
 
 /// One outgoing JSON-RPC message, encoded as compact JSON without any framing (stdio adds
 /// its newline).
@@ -39,9 +26,9 @@ pub struct Outbound {
     /// The encoded message.
     pub bytes: Vec<u8>,
     /// Headers a transport that has them sends with this frame (see
-    /// [`RequestOptions::transport_headers`](crate::RequestOptions::transport_headers));
+    /// [`RequestOptions::headers`](crate::RequestOptions::headers));
     /// empty for almost every frame.
-    pub headers: Vec<(String, String)>,
+    pub headers: Vec<McpHeader>,
 }
 
 impl Outbound {
@@ -56,7 +43,7 @@ impl Outbound {
 
     /// The same frame with `headers` for transports that send headers.
     #[must_use]
-    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> Self {
+    pub fn with_headers(mut self, headers: Vec<McpHeader>) -> Self {
         self.headers = headers;
         self
     }

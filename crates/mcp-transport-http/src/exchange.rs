@@ -20,7 +20,7 @@ impl Inner {
         self: Arc<Self>,
         frame: Bytes,
         id: RequestId,
-        headers: Vec<(String, String)>,
+        headers: Vec<mcp_jsonrpc::McpHeader>,
     ) -> Result<(), Error> {
         let id = &id;
         let outgoing = if headers.is_empty() {

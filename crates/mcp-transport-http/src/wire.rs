@@ -5,6 +5,7 @@ use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::Error;
+use mcp_jsonrpc::McpHeader;
 
 // Header names and fixed values as constants, checked at compile time: a `&str` name or
 // value is parsed again on every request.
@@ -18,6 +19,10 @@ pub(crate) const ACCEPT_SSE: HeaderValue = HeaderValue::from_static("text/event-
 pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// The negotiated-revision header.
 pub(crate) const PROTOCOL_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+/// `Mcp-Method` (2026-07-28).
+pub(crate) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+/// `Mcp-Name` (2026-07-28).
+pub(crate) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 /// The SSE resumption cursor.
 pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
@@ -48,12 +53,20 @@ impl Outgoing {
 
     /// A POST with the frame's own headers; a name or value that cannot be a header is a
     /// configuration error (the client encodes values before they get here).
-    pub(crate) fn post_with(body: Bytes, headers: Vec<(String, String)>) -> Result<Self, Error> {
+    pub(crate) fn post_with(body: Bytes, headers: Vec<McpHeader>) -> Result<Self, Error> {
         let mut post = Self::post(body);
-        for (name, value) in headers {
-            let name = HeaderName::try_from(name.as_str())
-                .map_err(|e| Error::Config(format!("invalid header name {name:?}: {e}")))?;
-            let value = HeaderValue::try_from(value.as_str())
+        for header in headers {
+            let (name, value) = match header {
+                McpHeader::Method(value) => (METHOD_HEADER, value),
+                McpHeader::Name(value) => (NAME_HEADER, value),
+                McpHeader::Param { name, value } => {
+                    let name = HeaderName::try_from(format!("mcp-param-{name}"))
+                        .map_err(|e| Error::Config(format!("invalid header name {name:?}: {e}")))?;
+                    (name, value)
+                }
+                _ => continue,
+            };
+            let value = HeaderValue::try_from(value)
                 .map_err(|e| Error::Config(format!("invalid value for header {name}: {e}")))?;
             post.extra.push((name, value));
         }

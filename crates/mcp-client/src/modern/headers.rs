@@ -4,6 +4,7 @@
 //! values outside the header-safe set are sent as `=?base64?...?=`.
 
 use base64::Engine as _;
+use mcp_jsonrpc::McpHeader;
 use mcp_types::methods;
 use serde_json::{Map, Value};
 
@@ -15,8 +16,8 @@ pub(crate) fn request_headers(
     method: &str,
     params: &Map<String, Value>,
     tool_params: &[HeaderParam],
-) -> Vec<(String, String)> {
-    let mut headers = vec![("Mcp-Method".to_owned(), method.to_owned())];
+) -> Vec<McpHeader> {
+    let mut headers = vec![McpHeader::Method(method.to_owned())];
     let name_field = match method {
         methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
         methods::RESOURCES_READ => Some("uri"),
@@ -26,14 +27,17 @@ pub(crate) fn request_headers(
         .and_then(|f| params.get(f))
         .and_then(Value::as_str)
     {
-        headers.push(("Mcp-Name".to_owned(), encode_value(name)));
+        headers.push(McpHeader::Name(encode_value(name)));
     }
     if method == methods::TOOLS_CALL
         && let Some(arguments) = params.get("arguments")
     {
         for param in tool_params {
             if let Some(value) = param.value_in(arguments) {
-                headers.push((format!("Mcp-Param-{}", param.name), value));
+                headers.push(McpHeader::Param {
+                    name: param.name.clone(),
+                    value,
+                });
             }
         }
     }
@@ -85,8 +89,8 @@ mod tests {
         assert_eq!(
             headers,
             [
-                ("Mcp-Method".to_owned(), "resources/read".to_owned()),
-                ("Mcp-Name".to_owned(), "file:///a b.txt".to_owned())
+                McpHeader::Method("resources/read".to_owned()),
+                McpHeader::Name("file:///a b.txt".to_owned())
             ]
         );
         let list = request_headers("tools/list", &Map::new(), &[]);

@@ -127,13 +127,13 @@ impl Modern {
         method: &str,
         params: &RawValue,
         options: &RequestOptions,
-        headers: &[(String, String)],
+        headers: &[mcp_jsonrpc::McpHeader],
     ) -> Result<RawResult, Error> {
         let attempts = if self.http { 2 } else { 1 };
         let mut outcome = Err(SessionError::closed());
         for attempt in 0..attempts {
             let mut round_options = options.clone();
-            round_options.transport_headers = headers.to_vec();
+            round_options.headers = headers.to_vec();
             outcome = session
                 .request(method, Some(params.to_owned()), round_options)
                 .await;

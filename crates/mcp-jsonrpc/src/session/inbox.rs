@@ -10,7 +10,7 @@ use crate::{Error, Incoming};
 /// What one frame received on a request's own reply stream meant for that request.
 #[derive(Debug, Default)]
 #[non_exhaustive]
-pub struct Received {
+pub struct OnReply {
     /// The frame carried the response (or error) to the request.
     pub answered: bool,
     /// The frame, or an item of a batch, was not valid JSON-RPC (it was dropped).
@@ -73,8 +73,8 @@ impl Inbox {
     /// [`receive`](Self::receive) for a frame read on the reply stream of request `ours`:
     /// says whether it answered that request, and hands a malformed frame back instead of
     /// reporting it (the transport decides what it means for the request).
-    pub fn receive_reply(&self, frame: Vec<u8>, ours: &RequestId) -> Received {
-        let mut received = Received::default();
+    pub fn receive_reply(&self, frame: Vec<u8>, ours: &RequestId) -> OnReply {
+        let mut received = OnReply::default();
         received.answered = self
             .shared
             .core

@@ -7,7 +7,6 @@
 //! close-once. See `docs/architecture.md` for the data path of one call.
 
 mod inbox;
-mod options;
 mod server_requests;
 mod shared;
 #[cfg(test)]
@@ -20,14 +19,13 @@ use std::sync::{Arc, Weak};
 use mcp_types::{RawResult, RawValue, RequestId, encode_notification};
 use tokio::sync::OnceCell;
 
-pub use inbox::{Inbox, Received};
-pub use options::SessionOptions;
-pub use server_requests::DEFAULT_MAX_SERVER_REQUESTS;
+pub use inbox::Inbox;
 
 use self::server_requests::ServerRequests;
 use self::shared::Shared;
 use crate::{
-    Error, Outbound, RequestOptions, RpcCore, Sent, Transport, TransportHandler, within_timeout,
+    Error, Outbound, RequestOptions, RpcCore, Sent, SessionOptions, Transport, TransportHandler,
+    within_timeout,
 };
 
 /// One JSON-RPC session over one transport: send requests and notifications, close.
@@ -101,7 +99,7 @@ impl<T: Transport> Session<T> {
         Fut: Future<Output = Result<T, Error>>,
     {
         let core = RpcCore::new(options.id_format, options.timeout);
-        let reply_timeout = options.reply_timeout();
+        let reply_timeout = options.send_timeout();
         let shared = Arc::new(Shared::new(
             core,
             handler,
@@ -157,9 +155,9 @@ impl<T: Transport + ?Sized> Session<T> {
             shared,
             id: Some(call.id().clone()).filter(|_| method != "initialize"),
         };
-        let sent = self.transport.send(
-            Outbound::request(call.id().clone(), frame).with_headers(options.transport_headers),
-        );
+        let sent = self
+            .transport
+            .send(Outbound::request(call.id().clone(), frame).with_headers(options.headers));
         let mut exchange = match sent {
             // Queued already (stdio): only the reply is left to wait for.
             Sent::Done(Ok(())) => None,

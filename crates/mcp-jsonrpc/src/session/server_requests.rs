@@ -18,9 +18,6 @@ use crate::{
     within_timeout,
 };
 
-/// How many server-to-client requests may run at once by default.
-pub const DEFAULT_MAX_SERVER_REQUESTS: usize = 64;
-
 /// The method name reported when a reply times out.
 const REPLY_METHOD: &str = "reply to a server request";
 
