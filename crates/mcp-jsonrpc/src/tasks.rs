@@ -1,21 +1,21 @@
-//! Background tasks owned by one transport (stream readers, POSTs, drains), and the
-//! timeout clock for sends that are not requests.
+//! The tasks a transport starts (stream readers, POSTs and their reply streams), owned by
+//! it so none outlives it, and which of them serve which request.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use mcp_types::RequestId;
+use mcp_types::sync::lock;
+use std::sync::Mutex;
 use tokio::task::{AbortHandle, JoinSet};
-use tokio_util::sync::CancellationToken;
 
-use crate::Error;
-
-/// The background tasks of one transport. Every task ends when it finishes, when the
-/// transport shuts the set down, or when the set is dropped: none outlives its transport.
+/// The tasks of one transport. Every task ends when it finishes, when the transport
+/// aborts the set, or when the set is dropped: none outlives its transport.
 #[derive(Debug, Default)]
 pub struct TransportTasks {
-    shutdown: CancellationToken,
     set: Mutex<JoinSet<()>>,
+    aborted: std::sync::atomic::AtomicBool,
 }
 
 impl TransportTasks {
@@ -24,41 +24,34 @@ impl TransportTasks {
         Self::default()
     }
 
-    fn set(&self) -> MutexGuard<'_, JoinSet<()>> {
-        // Spawning and aborting cannot leave the set inconsistent; a poisoned lock is usable.
-        self.set.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Run `task` until it ends or the set shuts down. Must be called inside a tokio runtime.
-    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
-        let shutdown = self.shutdown.clone();
-        let mut set = self.set();
+    /// Run `task` until it ends or the set is aborted. Must be called inside a tokio
+    /// runtime. Nothing is started once the set was aborted.
+    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> Option<AbortHandle> {
+        let mut set = lock(&self.set);
+        if self.is_aborted() {
+            return None;
+        }
         // Reap finished tasks so the set does not grow with every request.
         while set.try_join_next().is_some() {}
-        set.spawn(async move {
-            tokio::select! {
-                () = task => {}
-                () = shutdown.cancelled() => {}
-            }
-        })
+        Some(set.spawn(task))
     }
 
-    /// Ask every task to stop at its next await point; safe to call from one of them.
-    pub fn shutdown(&self) {
-        self.shutdown.cancel();
-    }
-
-    /// Stop every task now (explicit close, drop).
+    /// Stop every task now and start no more (close, drop).
     pub fn abort(&self) {
-        self.shutdown.cancel();
-        self.set().abort_all();
+        self.aborted
+            .store(true, std::sync::atomic::Ordering::Release);
+        lock(&self.set).abort_all();
+    }
+
+    /// Whether [`abort`](Self::abort) was called.
+    pub fn is_aborted(&self) -> bool {
+        self.aborted.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Let the running tasks finish within `grace`, then abort the rest, and return once
-    /// every one of them has ended (aborted tasks end at their next await point). Tasks
-    /// spawned meanwhile are left for a later call or [`abort`](Self::abort).
+    /// every one of them has ended (aborted tasks end at their next await point).
     pub async fn finish(&self, grace: Duration) {
-        let mut set = std::mem::take(&mut *self.set());
+        let mut set = std::mem::take(&mut *lock(&self.set));
         if set.is_empty() {
             return;
         }
@@ -72,60 +65,55 @@ impl TransportTasks {
     /// How many tasks have not been reaped yet (finished ones are reaped on the next
     /// spawn or [`finish`](Self::finish)).
     pub fn len(&self) -> usize {
-        self.set().len()
+        lock(&self.set).len()
     }
 
     /// Whether no task is left.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Whether [`shutdown`](Self::shutdown) or [`abort`](Self::abort) was called.
-    pub fn is_shut_down(&self) -> bool {
-        self.shutdown.is_cancelled()
-    }
 }
 
-/// Aborts a task when dropped, unless [`disarm`](Self::disarm)ed: ties a request's
-/// background send to the caller's future, so a caller that gives up stops the send too.
-#[derive(Debug)]
-pub struct AbortOnDrop(Option<AbortHandle>);
-
-impl AbortOnDrop {
-    /// Guard `task`.
-    pub fn new(task: AbortHandle) -> Self {
-        Self(Some(task))
-    }
-
-    /// Let the task run to completion after all.
-    pub fn disarm(&mut self) {
-        self.0 = None;
-    }
+/// Which task serves which request (a POST and its reply stream), so the request's
+/// cancellation stops it. Finished tasks are forgotten in batches, so the map stays about
+/// as large as the requests in flight.
+#[derive(Debug, Default)]
+pub struct Exchanges {
+    tasks: HashMap<RequestId, AbortHandle>,
+    /// Prune finished tasks once the map grows past this.
+    prune_at: usize,
 }
 
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if let Some(task) = self.0.take() {
+impl Exchanges {
+    /// No exchange yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Task `task` serves request `id`.
+    pub fn insert(&mut self, id: RequestId, task: AbortHandle) {
+        if self.tasks.len() >= self.prune_at {
+            self.tasks.retain(|_, task| !task.is_finished());
+            self.prune_at = (self.tasks.len() * 2).max(64);
+        }
+        self.tasks.insert(id, task);
+    }
+
+    /// Stop the task serving request `id`, if one still runs.
+    pub fn abort(&mut self, id: &RequestId) {
+        if let Some(task) = self.tasks.remove(id) {
             task.abort();
         }
     }
-}
 
-/// Bound `send` (a notification or another send that is not a tracked request) by
-/// `timeout`, reporting [`Error::Timeout`] for `method` when it expires. `None` waits forever.
-pub async fn within_timeout<T>(
-    method: &str,
-    timeout: Option<Duration>,
-    send: impl Future<Output = Result<T, Error>>,
-) -> Result<T, Error> {
-    match timeout {
-        None => send.await,
-        Some(after) => tokio::time::timeout(after, send).await.unwrap_or_else(|_| {
-            Err(Error::Timeout {
-                method: method.to_owned(),
-                after,
-            })
-        }),
+    /// How many tasks are remembered (finished ones included until the next prune).
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether none is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
     }
 }
 
@@ -136,43 +124,36 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     #[tokio::test]
-    async fn shutdown_ends_every_task_and_abort_on_drop_stops_one() {
+    async fn abort_ends_every_task_and_spawns_no_more() {
         let tasks = TransportTasks::new();
         let finished = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&finished);
-        let forever = tasks.spawn(async move {
-            std::future::pending::<()>().await;
-            flag.store(true, Ordering::SeqCst);
-        });
-        let guarded = AbortOnDrop::new(tasks.spawn(std::future::pending()));
-        let handle = guarded.0.clone().unwrap();
-        drop(guarded);
-        tokio::task::yield_now().await;
-        assert!(handle.is_finished());
-        tasks.shutdown();
-        for _ in 0..10 {
-            tokio::task::yield_now().await;
-        }
-        assert!(forever.is_finished() && tasks.is_shut_down());
+        let forever = tasks
+            .spawn(async move {
+                std::future::pending::<()>().await;
+                flag.store(true, Ordering::SeqCst);
+            })
+            .unwrap();
+        tasks.abort();
+        tasks.finish(Duration::ZERO).await;
+        assert!(forever.is_finished() && tasks.is_aborted());
         assert!(!finished.load(Ordering::SeqCst));
+        assert!(tasks.spawn(async {}).is_none());
     }
 
     #[tokio::test]
-    async fn within_timeout_names_the_method() {
-        let err = within_timeout(
-            "notifications/initialized",
-            Some(Duration::from_millis(5)),
-            async { std::future::pending::<Result<(), Error>>().await },
-        )
-        .await
-        .unwrap_err();
-        assert!(
-            matches!(err, Error::Timeout { method, .. } if method == "notifications/initialized")
-        );
-        assert!(
-            within_timeout("x", None, async { Ok::<_, Error>(1) })
-                .await
-                .is_ok()
-        );
+    async fn exchanges_stop_one_task_and_forget_finished_ones() {
+        let tasks = TransportTasks::new();
+        let mut exchanges = Exchanges::new();
+        let held = tasks.spawn(std::future::pending()).unwrap();
+        exchanges.insert(RequestId::Number(0), held.clone());
+        exchanges.abort(&RequestId::Number(0));
+        for n in 1..200 {
+            exchanges.insert(RequestId::Number(n), tasks.spawn(async {}).unwrap());
+            tokio::task::yield_now().await;
+        }
+        assert!(exchanges.len() < 150, "{}", exchanges.len());
+        tokio::task::yield_now().await;
+        assert!(held.is_finished());
     }
 }

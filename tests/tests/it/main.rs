@@ -26,6 +26,7 @@ mod network_faults;
 mod oauth_cimd;
 mod oauth_step_up;
 mod pagination_bounds;
+mod session_driver;
 mod skills;
 mod sse_call_mcp;
 mod sse_client;

@@ -19,7 +19,8 @@
 //!
 //! let mut state = SessionState::new(SessionOptions::new());
 //! let now = Instant::now();
-//! let id = state.request(now, "ping", None, &RequestOptions::new(), ()).unwrap();
+//! let id = state.next_id();
+//! state.request(now, id.clone(), "ping", None, &RequestOptions::new(), ()).unwrap();
 //! let frame = state.poll_transmit().unwrap();
 //! assert_eq!(frame.bytes, br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
 //! // Nobody answers: thirty seconds later the request times out and is cancelled.
@@ -49,6 +50,7 @@ mod pair;
 mod tests;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_types::notifications::{CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION};
@@ -88,7 +90,7 @@ enum Closed {
 pub struct SessionState<C = ()> {
     options: SessionOptions,
     rules: WireRules,
-    ids: IdAllocator,
+    ids: Arc<IdAllocator>,
     outgoing: Outgoing<C>,
     incoming: Incoming,
     sends: Sends,
@@ -102,7 +104,7 @@ impl<C> SessionState<C> {
     /// A fresh session (no revision chosen yet: [`WireRules::default`]).
     pub fn new(options: SessionOptions) -> Self {
         Self {
-            ids: IdAllocator::new(options.id_format),
+            ids: Arc::new(IdAllocator::new(options.id_format)),
             incoming: Incoming::new(options.max_server_requests),
             options,
             rules: WireRules::default(),
@@ -137,7 +139,20 @@ impl<C> SessionState<C> {
 
     // --- What the program wants.
 
-    /// Register a request and queue its frame; returns its id. The request ends with an
+    /// The id for the next request ([`request`](Self::request)): unique among this
+    /// session's requests.
+    pub fn next_id(&self) -> RequestId {
+        self.ids.next()
+    }
+
+    /// The session's id allocator, for a driver whose handles number their requests
+    /// themselves (so a caller knows its request's id before the driver has seen it).
+    pub fn id_allocator(&self) -> Arc<IdAllocator> {
+        Arc::clone(&self.ids)
+    }
+
+    /// Register request `id` (from [`next_id`](Self::next_id)) and queue its frame; returns
+    /// the id. The request ends with an
     /// [`Event::Response`] carrying `context` back: its answer, its timeout, the session's
     /// close, or a failure the transport reports ([`request_failed`](Self::request_failed)).
     ///
@@ -148,6 +163,7 @@ impl<C> SessionState<C> {
     pub fn request(
         &mut self,
         now: Instant,
+        id: RequestId,
         method: &str,
         params: Option<Box<RawValue>>,
         options: &RequestOptions,
@@ -156,7 +172,10 @@ impl<C> SessionState<C> {
         if let Some(closed) = &self.closed {
             return Err((closed_error(closed), context));
         }
-        let id = self.ids.next();
+        if self.outgoing.contains(&id) {
+            let e = Error::InvalidArgument(format!("request id {id} is in use"));
+            return Err((e, context));
+        }
         let timeout = effective_timeout(self.options.timeout, options.timeout);
         let hard = options
             .reset_timeout_on_progress

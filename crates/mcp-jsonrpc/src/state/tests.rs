@@ -47,7 +47,14 @@ fn a_request_is_answered_across_the_pair() {
     let now = pair.now;
     let id = pair
         .client
-        .request(now, "tools/list", None, &RequestOptions::new(), "list")
+        .request(
+            now,
+            pair.client.next_id(),
+            "tools/list",
+            None,
+            &RequestOptions::new(),
+            "list",
+        )
         .unwrap();
     pair.drive();
     let got = requests(&pair.server_events());
@@ -72,7 +79,14 @@ fn a_timeout_fails_the_request_and_cancels_it_at_the_peer() {
     let options = RequestOptions::new().with_timeout(ms(500));
     let id = pair
         .client
-        .request(now, "tools/call", None, &options, "call")
+        .request(
+            now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            &options,
+            "call",
+        )
         .unwrap();
     pair.drive();
     assert_eq!(requests(&pair.server_events()).len(), 1);
@@ -109,7 +123,14 @@ fn initialize_is_never_cancelled() {
     let options = RequestOptions::new().with_timeout(ms(100));
     let id = pair
         .client
-        .request(now, "initialize", None, &options, "init")
+        .request(
+            now,
+            pair.client.next_id(),
+            "initialize",
+            None,
+            &options,
+            "init",
+        )
         .unwrap();
     pair.advance(ms(100));
     assert!(matches!(
@@ -127,7 +148,14 @@ fn initialize_is_never_cancelled() {
     // Nor when the caller gives up on it.
     let id2 = pair
         .client
-        .request(pair.now, "initialize", None, &options, "init")
+        .request(
+            pair.now,
+            pair.client.next_id(),
+            "initialize",
+            None,
+            &options,
+            "init",
+        )
         .unwrap();
     assert_eq!(
         pair.client.cancel(&id2, "gave up".into()),
@@ -153,7 +181,14 @@ fn progress_restarts_the_timeout_up_to_the_hard_maximum() {
         .with_reset_timeout_on_progress(ms(2500));
     let id = pair
         .client
-        .request(now, "tools/call", None, &options, "slow")
+        .request(
+            now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            &options,
+            "slow",
+        )
         .unwrap();
     pair.drive();
     // The request carries its id as the progress token.
@@ -199,7 +234,14 @@ fn without_progress_the_step_timeout_ends_the_request() {
         .with_progress(|_| {})
         .with_reset_timeout_on_progress(ms(60_000));
     pair.client
-        .request(pair.now, "tools/call", None, &options, "slow")
+        .request(
+            pair.now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            &options,
+            "slow",
+        )
         .unwrap();
     pair.drive();
     pair.advance(ms(1000));
@@ -215,7 +257,14 @@ fn the_caller_cancels_and_the_peer_stops() {
     let now = pair.now;
     let id = pair
         .client
-        .request(now, "tools/call", None, &RequestOptions::new(), "call")
+        .request(
+            now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            &RequestOptions::new(),
+            "call",
+        )
         .unwrap();
     pair.drive();
     pair.server_events();
@@ -241,12 +290,26 @@ fn the_server_role_sends_its_own_requests_with_their_own_timeouts() {
     // A server asks the client to sample, while the client's own call is in flight.
     let call = pair
         .client
-        .request(now, "tools/call", None, &RequestOptions::new(), "call")
+        .request(
+            now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            &RequestOptions::new(),
+            "call",
+        )
         .unwrap();
     let options = RequestOptions::new().with_timeout(ms(2000));
     let sampling = pair
         .server
-        .request(now, "sampling/createMessage", None, &options, "sample")
+        .request(
+            now,
+            pair.server.next_id(),
+            "sampling/createMessage",
+            None,
+            &options,
+            "sample",
+        )
         .unwrap();
     pair.drive();
     assert_eq!(
@@ -285,7 +348,14 @@ fn close_fails_every_request_once_and_refuses_new_ones() {
     let now = pair.now;
     for context in ["a", "b"] {
         pair.client
-            .request(now, "tools/call", None, &RequestOptions::new(), context)
+            .request(
+                now,
+                pair.client.next_id(),
+                "tools/call",
+                None,
+                &RequestOptions::new(),
+                context,
+            )
             .unwrap();
     }
     pair.drive();
@@ -308,7 +378,14 @@ fn close_fails_every_request_once_and_refuses_new_ones() {
     );
     let refused = pair
         .client
-        .request(now, "ping", None, &RequestOptions::new(), "late")
+        .request(
+            now,
+            pair.client.next_id(),
+            "ping",
+            None,
+            &RequestOptions::new(),
+            "late",
+        )
         .unwrap_err();
     assert!(matches!(refused, (Error::TransportClosed { .. }, "late")));
     assert!(pair.client.notify(now, "n", None).is_err());
@@ -325,7 +402,14 @@ fn the_peer_going_away_fails_requests_with_the_reason() {
     let mut state: SessionState<u8> = SessionState::new(SessionOptions::new());
     let now = std::time::Instant::now();
     state
-        .request(now, "tools/call", None, &RequestOptions::new(), 1)
+        .request(
+            now,
+            state.next_id(),
+            "tools/call",
+            None,
+            &RequestOptions::new(),
+            1,
+        )
         .unwrap();
     state.handle_peer_closed(Some("server exited with status 1".into()), None);
     let events: Vec<_> = std::iter::from_fn(|| state.poll_event()).collect();
@@ -339,7 +423,14 @@ fn the_peer_going_away_fails_requests_with_the_reason() {
     // A transport with a better error than "Transport closed" gives it to every request.
     let mut state: SessionState<u8> = SessionState::new(SessionOptions::new());
     state
-        .request(now, "tools/call", None, &RequestOptions::new(), 2)
+        .request(
+            now,
+            state.next_id(),
+            "tools/call",
+            None,
+            &RequestOptions::new(),
+            2,
+        )
         .unwrap();
     state.handle_peer_closed(None, Some(|| Error::InvalidArgument("typed".into())));
     assert!(matches!(
@@ -354,7 +445,14 @@ fn a_batch_is_routed_item_by_item() {
     let now = std::time::Instant::now();
     for context in ["a", "b"] {
         state
-            .request(now, "m", None, &RequestOptions::new(), context)
+            .request(
+                now,
+                state.next_id(),
+                "m",
+                None,
+                &RequestOptions::new(),
+                context,
+            )
             .unwrap();
     }
     state.handle_frame(
@@ -390,7 +488,7 @@ fn a_reply_that_does_not_decode_fails_the_request_it_names() {
     let mut state: SessionState<&str> = SessionState::new(SessionOptions::new());
     let now = std::time::Instant::now();
     state
-        .request(now, "m", None, &RequestOptions::new(), "a")
+        .request(now, state.next_id(), "m", None, &RequestOptions::new(), "a")
         .unwrap();
     // Cut short, but its head names request 1.
     state.handle_frame(
@@ -417,7 +515,7 @@ fn a_reply_that_does_not_decode_fails_the_request_it_names() {
         Some(Event::Error(Error::MessageTooLarge { limit: 10 }))
     ));
     state
-        .request(now, "m", None, &RequestOptions::new(), "b")
+        .request(now, state.next_id(), "m", None, &RequestOptions::new(), "b")
         .unwrap();
     state.handle_too_large(br#"{"jsonrpc":"2.0","id":2,"#, 10);
     assert!(matches!(
@@ -480,7 +578,7 @@ fn revision_rules_travel_on_every_frame() {
     );
     let options = RequestOptions::new().with_header(crate::McpHeader::Method("tools/call".into()));
     let id = state
-        .request(now, "tools/call", None, &options, ())
+        .request(now, state.next_id(), "tools/call", None, &options, ())
         .unwrap();
     let request = state.poll_transmit().unwrap();
     assert_eq!(
@@ -536,7 +634,7 @@ fn unasked_progress_and_unknown_responses_are_not_routed() {
     let mut state: SessionState<()> = SessionState::new(SessionOptions::new());
     let now = std::time::Instant::now();
     let id = state
-        .request(now, "m", None, &RequestOptions::new(), ())
+        .request(now, state.next_id(), "m", None, &RequestOptions::new(), ())
         .unwrap();
     state.handle_frame(
         now,
