@@ -5,11 +5,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_http::{Error as HttpError, SseStream};
-use mcp_jsonrpc::Error;
+use mcp_jsonrpc::{Error, Inbound, ParsedFrame};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;
-use crate::wire::{Outgoing, ReplyKind, reply_kind};
+use crate::wire::{ReplyKind, reply_kind};
 
 /// How long the rest of a POST's stream is read after our response arrived: the server
 /// should end it right away; one that keeps it open must not hold a connection forever.
@@ -18,8 +18,14 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 /// Why a stream is being read.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum StreamRole<'a> {
-    /// The reply to our request `id`: resume until it is answered.
-    Reply(&'a RequestId),
+    /// The reply to our request `id`: resume until it is answered (when `resumable`).
+    Reply {
+        /// The request.
+        id: &'a RequestId,
+        /// The exchange keeps a session (before 2026-07-28): a dropped stream may be
+        /// resumed.
+        resumable: bool,
+    },
     /// The background GET stream: resume while connected.
     Listener,
     /// A stream nobody waits on (a notification's reply): read it once, never resume.
@@ -45,7 +51,7 @@ impl Inner {
         role: StreamRole<'_>,
     ) -> StreamEnd {
         let ours = match role {
-            StreamRole::Reply(id) => Some(id),
+            StreamRole::Reply { id, .. } => Some(id),
             _ => None,
         };
         let mut end = StreamEnd::default();
@@ -54,9 +60,8 @@ impl Inner {
         let mut drain_deadline = None;
         loop {
             loop {
-                // Back-pressure: no next event while the session answers as many server
-                // requests as it takes at once.
-                self.inbox.ready().await;
+                // Back-pressure: the session takes what is read through a bounded queue, so
+                // while it answers as many server requests as it takes at once, this waits.
                 if ours.is_some() && end.answered && drain_deadline.is_none() {
                     drain_deadline = Some(tokio::time::Instant::now() + DRAIN_LIMIT);
                 }
@@ -78,8 +83,9 @@ impl Inner {
                         if event.event != "message" || event.data.is_empty() {
                             continue;
                         }
-                        if let Some(e) = self.dispatch(event.data.into_bytes(), ours, &mut end) {
-                            self.inbox.error(&Error::Parse(e));
+                        let frame = ParsedFrame::from_string(event.data);
+                        if !self.dispatch(frame, ours, &mut end).await {
+                            return end; // The transport is gone.
                         }
                     }
                     Ok(None) => break,
@@ -88,10 +94,11 @@ impl Inner {
                         let e = Error::MessageTooLarge { limit };
                         // That event is skipped; the stream goes on. The request it answered
                         // (its id is near the start) fails now rather than at its timeout.
-                        match stream.take_oversized_head() {
-                            Some(head) => self.inbox.too_large(&head, limit),
-                            None => self.inbox.error(&e),
-                        }
+                        let inbound = match stream.take_oversized_head() {
+                            Some(head) => Inbound::TooLarge { head, limit },
+                            None => Inbound::Error(Error::MessageTooLarge { limit }),
+                        };
+                        self.deliver(inbound).await;
                         end.error = Some(e);
                     }
                     Err(e) => {
@@ -102,14 +109,11 @@ impl Inner {
                 }
             }
             let wants_more = match role {
-                StreamRole::Reply(_) => !end.answered,
+                StreamRole::Reply { resumable, .. } => resumable && !end.answered,
                 StreamRole::Listener => true,
                 StreamRole::Drain => false,
             };
-            // 2026-07-28 streams are not resumable: a broken reply ends in NoResponse, and
-            // the client re-issues the request under a new id.
-            let stateless = self.stateless.load(std::sync::atomic::Ordering::Relaxed);
-            if !wants_more || stateless || self.tasks.is_shut_down() || self.inbox.is_closed() {
+            if !wants_more || self.is_closed() {
                 return end;
             }
             let Some(last_event_id) = stream.last_event_id().map(str::to_owned) else {
@@ -130,7 +134,7 @@ impl Inner {
             tracing::debug!(?delay, attempt = attempts, "resuming the SSE stream");
             tokio::time::sleep(delay).await;
             resumed_from = Some(last_event_id.clone());
-            match self.send(&Outgoing::get(Some(last_event_id))).await {
+            match self.send(&self.get(Some(last_event_id))).await {
                 Ok(response) if reply_kind(&response) == ReplyKind::Sse => {
                     stream = SseStream::with_parser(response.into_body(), stream.into_parser());
                 }

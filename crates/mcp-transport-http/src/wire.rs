@@ -5,7 +5,7 @@ use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::Error;
-use mcp_jsonrpc::McpHeader;
+use mcp_jsonrpc::{FrameHints, McpHeader};
 
 // Header names and fixed values as constants, checked at compile time: a `&str` name or
 // value is parsed again on every request.
@@ -37,6 +37,10 @@ pub(crate) struct Outgoing {
     pub(crate) last_event_id: Option<String>,
     /// Per-request headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
     pub(crate) extra: Vec<(HeaderName, HeaderValue)>,
+    /// `MCP-Protocol-Version`, once a revision is chosen.
+    pub(crate) protocol: Option<HeaderValue>,
+    /// No session id is sent, and none kept from the answer (revision 2026-07-28).
+    pub(crate) stateless: bool,
 }
 
 impl Outgoing {
@@ -48,13 +52,24 @@ impl Outgoing {
             accept: ACCEPT_POST,
             last_event_id: None,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
     }
 
-    /// A POST with the frame's own headers; a name or value that cannot be a header is a
-    /// configuration error (the client encodes values before they get here).
-    pub(crate) fn post_with(body: Bytes, headers: Vec<McpHeader>) -> Result<Self, Error> {
+    /// A POST of one frame with what its hints say: its headers (a name or value that
+    /// cannot be a header is a configuration error: the client encodes values before they
+    /// get here), its revision, whether it goes without a session.
+    pub(crate) fn post_frame(body: Bytes, hints: FrameHints) -> Result<Self, Error> {
+        let FrameHints {
+            protocol_version,
+            stateless,
+            headers,
+            ..
+        } = hints;
         let mut post = Self::post(body);
+        post.stateless = stateless;
+        post.protocol = protocol_version.and_then(|v| HeaderValue::from_str(&v).ok());
         for header in headers {
             let (name, value) = match header {
                 McpHeader::Method(value) => (METHOD_HEADER, value),
@@ -81,6 +96,8 @@ impl Outgoing {
             accept: ACCEPT_SSE,
             last_event_id,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
     }
 
@@ -92,7 +109,15 @@ impl Outgoing {
             accept: ACCEPT_POST,
             last_event_id: None,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
+    }
+
+    /// The same request carrying `MCP-Protocol-Version: protocol`.
+    pub(crate) fn with_protocol(mut self, protocol: Option<HeaderValue>) -> Self {
+        self.protocol = protocol;
+        self
     }
 
     /// The request skeleton; the caller adds session, version and custom headers.

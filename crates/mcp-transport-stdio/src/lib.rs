@@ -4,8 +4,9 @@
 //! - [`StdioConfig`]: command, arguments, environment, working directory, request timeout,
 //!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`].
 //! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] (a message pipe) for one running
-//!   server, under an [`mcp_jsonrpc::Session`]: one writer task, one reader task, a stderr
-//!   task, and a reaper thread that guarantees no zombie and no orphaned grandchild.
+//!   server, under an [`mcp_jsonrpc::Session`]: it writes and reads on the session's driver
+//!   task; a stderr task, and a reaper thread that guarantees no zombie and no orphaned
+//!   grandchild.
 //! - [`Error`]: what only this transport can fail with (a server that cannot be spawned),
 //!   carried in the session's [`mcp_jsonrpc::Error::Transport`].
 //!
@@ -30,11 +31,11 @@ mod config;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+mod info;
 mod line_buf;
 mod line_reader;
 mod process_group;
 mod reader;
-mod shared;
 mod shutdown;
 mod spawn;
 mod stderr;
