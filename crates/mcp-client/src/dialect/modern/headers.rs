@@ -10,27 +10,43 @@ use serde_json::{Map, Value};
 
 use super::HeaderParam;
 
-/// The headers of one request: `method` with `params` (already an object), and for
-/// `tools/call` the tool's `x-mcp-header` parameters.
-pub(crate) fn request_headers(
+/// The member of `method`'s params that `Mcp-Name` mirrors: the tool or prompt name, the
+/// resource URI.
+pub(crate) fn name_field(method: &str) -> Option<&'static str> {
+    match method {
+        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
+        methods::RESOURCES_READ => Some("uri"),
+        _ => None,
+    }
+}
+
+/// The headers of one request of `method`, from the params as an object.
+pub(crate) fn headers_of(
     method: &str,
     params: &Map<String, Value>,
     tool_params: &[HeaderParam],
 ) -> Vec<McpHeader> {
-    let mut headers = vec![McpHeader::Method(method.to_owned())];
-    let name_field = match method {
-        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
-        methods::RESOURCES_READ => Some("uri"),
-        _ => None,
-    };
-    if let Some(name) = name_field
+    let name = name_field(method)
         .and_then(|f| params.get(f))
-        .and_then(Value::as_str)
-    {
+        .and_then(Value::as_str);
+    let arguments = params.get("arguments").and_then(Value::as_object);
+    request_headers(method, name, arguments, tool_params)
+}
+
+/// The headers of one request: `Mcp-Method`, `Mcp-Name` for the `name` a method has, and
+/// for `tools/call` the tool's `x-mcp-header` parameters read from its `arguments`.
+pub(crate) fn request_headers(
+    method: &str,
+    name: Option<&str>,
+    arguments: Option<&Map<String, Value>>,
+    tool_params: &[HeaderParam],
+) -> Vec<McpHeader> {
+    let mut headers = vec![McpHeader::Method(method.to_owned())];
+    if let Some(name) = name {
         headers.push(McpHeader::Name(encode_value(name)));
     }
     if method == methods::TOOLS_CALL
-        && let Some(arguments) = params.get("arguments")
+        && let Some(arguments) = arguments
     {
         for param in tool_params {
             if let Some(value) = param.value_in(arguments) {
@@ -85,7 +101,7 @@ mod tests {
     #[test]
     fn standard_headers_name_the_method_and_its_target() {
         let params = serde_json::json!({"uri": "file:///a b.txt"});
-        let headers = request_headers("resources/read", params.as_object().unwrap(), &[]);
+        let headers = headers_of("resources/read", params.as_object().unwrap(), &[]);
         assert_eq!(
             headers,
             [
@@ -93,7 +109,7 @@ mod tests {
                 McpHeader::Name("file:///a b.txt".to_owned())
             ]
         );
-        let list = request_headers("tools/list", &Map::new(), &[]);
+        let list = headers_of("tools/list", &Map::new(), &[]);
         assert_eq!(list.len(), 1);
     }
 }

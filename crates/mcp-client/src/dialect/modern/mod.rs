@@ -1,5 +1,6 @@
-//! The modern protocol (2026-07-28): the `_meta` every request carries, the HTTP headers
-//! that mirror a request, and the multi round-trip request loop (`request.rs`).
+//! Revision 2026-07-28 (`basic/versioning`): the `_meta` every request carries, the HTTP
+//! headers that mirror a request, the multi round-trip request loop and the rules on the
+//! wire (`request.rs`); the `server/discover` probe is in `negotiate.rs`.
 
 mod headers;
 mod request;
@@ -13,8 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::ClientOptions;
 
-pub(crate) use headers::request_headers;
-pub(crate) use request::Modern;
+pub(crate) use request::{Modern, rules};
 pub(crate) use tool_headers::{HeaderParam, ToolHeaders};
 
 /// The request `_meta` of a modern connection: `io.modelcontextprotocol/protocolVersion`,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use mcp_types::Tool;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::headers::encode_value;
 
@@ -22,9 +22,10 @@ pub(crate) struct HeaderParam {
 
 impl HeaderParam {
     /// The encoded header value for `arguments`, `None` when the value is absent or null.
-    pub(crate) fn value_in(&self, arguments: &Value) -> Option<String> {
-        let mut value = arguments;
-        for key in &self.path {
+    pub(crate) fn value_in(&self, arguments: &Map<String, Value>) -> Option<String> {
+        let (first, rest) = self.path.split_first()?;
+        let mut value = arguments.get(first)?;
+        for key in rest {
             value = value.get(key)?;
         }
         match value {
@@ -194,10 +195,11 @@ mod tests {
         assert_eq!(params.len(), 2);
         let n = params.iter().find(|p| p.name == "N").unwrap();
         assert_eq!(n.path, ["nested", "n"]);
-        let args = json!({"nested": {"n": 42}, "region": "eu west"});
+        let object = |v: Value| v.as_object().cloned().unwrap();
+        let args = object(json!({"nested": {"n": 42}, "region": "eu west"}));
         assert_eq!(n.value_in(&args).as_deref(), Some("42"));
-        assert_eq!(n.value_in(&json!({"nested": {"n": null}})), None);
-        assert_eq!(n.value_in(&json!({})), None);
+        assert_eq!(n.value_in(&object(json!({"nested": {"n": null}}))), None);
+        assert_eq!(n.value_in(&Map::new()), None);
     }
 
     #[test]
