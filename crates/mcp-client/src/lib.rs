@@ -51,7 +51,6 @@ mod notification;
 mod options;
 mod output_schema;
 mod pages;
-mod redact;
 pub mod skills;
 mod subscription;
 pub mod tasks;
@@ -73,13 +72,14 @@ pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]
 pub use mcp_transport_stdio::StdioConfig;
 pub use mcp_types::Era;
+/// Re-exported from `mcp-types`, where every layer finds it.
+pub use mcp_types::redact_url;
 pub use notification::ServerNotification;
 pub use options::{
     ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,
     NotificationCallback,
 };
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
-pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 pub use tasks::{TaskHandle, TaskOptions};
