@@ -591,7 +591,7 @@ impl Client {
         .map(drop)
     }
 
-    async fn paged<R: DeserializeOwned>(
+    pub(crate) async fn paged<R: DeserializeOwned>(
         &self,
         method: &str,
         cursor: Option<String>,
@@ -641,7 +641,7 @@ impl Client {
 
     /// Every item of the listing `method`, within the bounds of [`pages::collect`]: the
     /// size of each page is counted as it arrives, before it is decoded and kept.
-    async fn all_pages<P: DeserializeOwned, T>(
+    pub(crate) async fn all_pages<P: DeserializeOwned, T>(
         &self,
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),

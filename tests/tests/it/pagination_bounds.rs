@@ -1,7 +1,7 @@
 //! Listings a server never ends: the client stops with a typed error, keeping little.
 
 use mcp_client::{Client, Error, PaginationAbort};
-use mcp_integration_tests::{bounded, options, server};
+use mcp_integration_tests::{bounded, connect, options, server};
 
 #[tokio::test]
 async fn endless_pages_stop_at_the_byte_bound() {
@@ -53,5 +53,52 @@ async fn a_repeated_cursor_is_named() {
         "{err}"
     );
     assert!(err.to_string().contains("repeated the cursor"), "{err}");
+    client.close().await;
+}
+
+/// `tasks/list` and `skills/list` walk through the same bounded helper as every listing:
+/// a server that pages forever meets the byte bound, not a page count of its own.
+#[tokio::test]
+async fn endless_task_and_skill_pages_stop_at_the_byte_bound() {
+    let client = bounded(Client::connect(
+        &server(&["--endless-pages"]),
+        options().with_max_listing_bytes(16 * 1024),
+    ))
+    .await
+    .expect("connect");
+    let tasks = bounded(client.list_all_tasks()).await.unwrap_err();
+    let skills = bounded(client.list_all_skills()).await.unwrap_err();
+    for (err, listing) in [(tasks, "tasks/list"), (skills, "skills/list")] {
+        assert!(
+            matches!(
+                &err,
+                Error::PaginationAborted {
+                    method,
+                    reason: PaginationAbort::TooManyBytes { limit: 16_384 },
+                } if method == listing
+            ),
+            "{listing}: {err}"
+        );
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_repeated_task_or_skill_cursor_is_named() {
+    let client = connect(&["--repeat-cursor", "--page-size", "1"]).await;
+    let tasks = bounded(client.list_all_tasks()).await.unwrap_err();
+    let skills = bounded(client.list_all_skills()).await.unwrap_err();
+    for (err, listing) in [(tasks, "tasks/list"), (skills, "skills/list")] {
+        assert!(
+            matches!(
+                &err,
+                Error::PaginationAborted {
+                    method,
+                    reason: PaginationAbort::RepeatedCursor { cursor },
+                } if method == listing && cursor == "mcp-test-server:page:0"
+            ),
+            "{listing}: {err}"
+        );
+    }
     client.close().await;
 }

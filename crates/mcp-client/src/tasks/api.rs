@@ -6,17 +6,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::{Error, SessionError};
 use mcp_jsonrpc::RequestOptions;
 use mcp_types::{
-    CallToolRequestParams, CallToolResult, CreateTaskResult, ListTasksResult,
-    PaginatedRequestParams, RequestId, Task, TaskIdParams, TaskMetadata, methods,
+    CallToolRequestParams, CallToolResult, CreateTaskResult, ListTasksResult, RequestId, Task,
+    TaskIdParams, TaskMetadata, methods,
 };
-use serde_json::Value;
 
 use super::handle::{Parts, TaskHandle};
 use super::{DEFAULT_TASK_MAX_WAIT, TaskOptions, capability};
 use crate::Client;
-
-/// The most pages `list_all_tasks` follows.
-const MAX_TASK_PAGES: usize = 1_000;
 
 /// Progress tokens of task calls: strings, so they never collide with the numeric request
 /// ids the transports use as tokens for ordinary calls.
@@ -158,38 +154,17 @@ impl Client {
 
     /// One page of `tasks/list` (needs the server's `tasks.list`).
     pub async fn list_tasks(&self, cursor: Option<String>) -> Result<ListTasksResult, Error> {
-        match cursor {
-            Some(c) => {
-                let params = PaginatedRequestParams::default().with_cursor(c);
-                self.request(methods::TASKS_LIST, &params, RequestOptions::new())
-                    .await
-            }
-            None => {
-                self.request(
-                    methods::TASKS_LIST,
-                    &Value::Object(Default::default()),
-                    RequestOptions::new(),
-                )
-                .await
-            }
-        }
+        self.paged(methods::TASKS_LIST, cursor).await
     }
 
-    /// Every task, following `nextCursor` (at most 1000 pages).
+    /// Every task, following `nextCursor` within the bounds of every `list_all_*` call
+    /// ([`ClientOptions::with_max_listing_bytes`](crate::ClientOptions::with_max_listing_bytes),
+    /// 10,000 pages, no cursor twice; past them [`Error::PaginationAborted`]).
     pub async fn list_all_tasks(&self) -> Result<Vec<Task>, Error> {
-        let mut tasks = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_TASK_PAGES {
-            let page = self.list_tasks(cursor.take()).await?;
-            tasks.extend(page.tasks);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(tasks),
-            }
-        }
-        Err(Error::Protocol(format!(
-            "server kept paginating tasks/list past {MAX_TASK_PAGES} pages"
-        )))
+        self.all_pages(methods::TASKS_LIST, |page: ListTasksResult| {
+            (page.tasks, page.next_cursor)
+        })
+        .await
     }
 
     /// Whether a plain [`call_tool`](Self::call_tool) of `tool` runs it as a task: its
