@@ -105,6 +105,17 @@ pub enum Error {
         /// The rounds answered.
         rounds: usize,
     },
+    /// An `input_required` result (2026-07-28) asked for more input than the client allows
+    /// ([`ClientOptions::with_max_input_requests`](crate::ClientOptions::with_max_input_requests),
+    /// [`with_max_input_request_bytes`](crate::ClientOptions::with_max_input_request_bytes)):
+    /// refused before any of its requests was decoded or answered.
+    #[error("{method}: refused the server's input_required result: {bound}")]
+    InputRequestsRefused {
+        /// The request, e.g. `tools/call`.
+        method: String,
+        /// The bound the result went past.
+        bound: crate::InputRequestsBound,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -263,6 +274,7 @@ impl Error {
             Self::PaginationAborted { .. } => "pagination",
             Self::NotInRevision { .. } => "not_in_revision",
             Self::InputRoundsExceeded { .. } => "input_rounds",
+            Self::InputRequestsRefused { .. } => "input_requests",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
         }
@@ -483,6 +495,13 @@ mod tests {
                     rounds: 3,
                 },
                 "input_rounds",
+            ),
+            (
+                Error::InputRequestsRefused {
+                    method: "tools/call".into(),
+                    bound: crate::InputRequestsBound::TooMany { limit: 64 },
+                },
+                "input_requests",
             ),
             (Error::Protocol("x".into()), "protocol"),
             (Error::Config("x".into()), "config"),

@@ -67,6 +67,7 @@ pub struct ClientOptions {
     pub(crate) era: EraPreference,
     pub(crate) discover_timeout: Duration,
     pub(crate) max_input_rounds: usize,
+    pub(crate) input_bounds: crate::modern::InputBounds,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -89,6 +90,10 @@ impl ClientOptions {
             era: EraPreference::Auto,
             discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
+            input_bounds: crate::modern::InputBounds {
+                max_requests: crate::DEFAULT_MAX_INPUT_REQUESTS,
+                max_bytes: crate::DEFAULT_MAX_INPUT_REQUEST_BYTES,
+            },
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -124,6 +129,28 @@ impl ClientOptions {
     #[must_use]
     pub fn with_max_input_rounds(mut self, rounds: usize) -> Self {
         self.max_input_rounds = rounds;
+        self
+    }
+
+    /// How many input requests one `input_required` result (2026-07-28) may carry before
+    /// the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUESTS`](crate::DEFAULT_MAX_INPUT_REQUESTS)).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_requests(mut self, requests: usize) -> Self {
+        self.input_bounds.max_requests = requests;
+        self
+    }
+
+    /// How many bytes the `inputRequests` of one `input_required` result (2026-07-28) may
+    /// take before the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUEST_BYTES`](crate::DEFAULT_MAX_INPUT_REQUEST_BYTES), 16 MiB).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_request_bytes(mut self, bytes: usize) -> Self {
+        self.input_bounds.max_bytes = bytes;
         self
     }
 
@@ -280,6 +307,8 @@ impl fmt::Debug for ClientOptions {
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
             .field("max_listing_bytes", &self.max_listing_bytes)
             .field("era", &self.era)
+            .field("max_input_rounds", &self.max_input_rounds)
+            .field("input_bounds", &self.input_bounds)
             .finish_non_exhaustive()
     }
 }

@@ -12,6 +12,7 @@ mod error_chains;
 mod fuzz_corpora;
 mod http_client;
 mod http_faults;
+mod input_request_bounds;
 mod manager_connect;
 mod manager_http;
 mod manager_modern;

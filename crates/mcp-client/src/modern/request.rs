@@ -2,7 +2,8 @@
 //! with the request `_meta` (and on HTTP the mirrored headers), and, for the methods that
 //! may answer `input_required`, retried with the answers to the server's input requests
 //! and its exact `requestState`, under a new id each round, until the result is complete
-//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)).
+//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)),
+//! each round's input requests within their own bounds (`input_bounds.rs`).
 
 use crate::{Error, SessionError};
 use mcp_jsonrpc::{RequestOptions, Session};
@@ -99,6 +100,15 @@ impl Modern {
                 });
             }
             rounds += 1;
+            // Counted and measured on the text, before a single request is decoded.
+            dispatcher
+                .options()
+                .input_bounds
+                .check(raw.get())
+                .map_err(|bound| Error::InputRequestsRefused {
+                    method: method.to_owned(),
+                    bound,
+                })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
             let responses = answer_all(dispatcher, method, &input, &options).await?;
             // Only what this answer asked for goes into the retry: a previous round's
