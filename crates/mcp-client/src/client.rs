@@ -180,6 +180,12 @@ impl Client {
         self.inner.connection.session.is_connected()
     }
 
+    /// How many requests of this client wait for a reply: zero once every call has ended,
+    /// however it ended (answered, timed out, cancelled, its future dropped).
+    pub fn requests_in_flight(&self) -> usize {
+        self.inner.connection.session.pending_len()
+    }
+
     /// The last lines of the server's stderr (stdio), for error reports.
     pub fn stderr_tail(&self) -> Option<String> {
         self.inner.connection.stderr_tail()

@@ -63,6 +63,7 @@ pub struct ClientOptions {
     pub(crate) request_timeout: Option<Duration>,
     pub(crate) tasks: bool,
     pub(crate) tasks_for_optional_tools: bool,
+    pub(crate) task_max_wait: Duration,
     pub(crate) max_listing_bytes: usize,
     pub(crate) era: EraPreference,
     pub(crate) discover_timeout: Duration,
@@ -86,6 +87,7 @@ impl ClientOptions {
             request_timeout: None,
             tasks: false,
             tasks_for_optional_tools: false,
+            task_max_wait: crate::tasks::DEFAULT_TASK_MAX_WAIT,
             max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
             era: EraPreference::Auto,
             discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
@@ -249,6 +251,17 @@ impl ClientOptions {
         self
     }
 
+    /// The longest a task may run before the client cancels it and reports
+    /// [`SessionError::Timeout`](crate::SessionError::Timeout), for every task whose caller
+    /// set no bound of its own ([`TaskOptions::with_max_wait`](crate::TaskOptions::with_max_wait),
+    /// or a per-call timeout of a plain [`call_tool_with`](crate::Client::call_tool_with)).
+    /// Default [`DEFAULT_TASK_MAX_WAIT`](crate::tasks::DEFAULT_TASK_MAX_WAIT), one hour.
+    #[must_use]
+    pub fn with_task_max_wait(mut self, max_wait: Duration) -> Self {
+        self.task_max_wait = max_wait;
+        self
+    }
+
     /// Bound the bytes a `list_all_*` call receives across all its pages (default
     /// [`DEFAULT_MAX_LISTING_BYTES`](crate::DEFAULT_MAX_LISTING_BYTES), 64 MiB). Past it the
     /// call fails with [`Error::PaginationAborted`](crate::Error::PaginationAborted) instead
@@ -305,6 +318,7 @@ impl fmt::Debug for ClientOptions {
             .field("request_timeout", &self.request_timeout)
             .field("tasks", &self.tasks)
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
+            .field("task_max_wait", &self.task_max_wait)
             .field("max_listing_bytes", &self.max_listing_bytes)
             .field("era", &self.era)
             .field("max_input_rounds", &self.max_input_rounds)

@@ -129,6 +129,7 @@ async fn legacy(ctx: &Ctx, method: &str, params: Value) -> Outcome {
             }
         }),
         "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
+        "tasks/get" if ctx.core.options.stuck_tasks => ctx.core.tasks.stuck(&params),
         "tasks/get" => ctx.core.tasks.get(&params),
         "tasks/result" => ctx.core.tasks.result(&params, &ctx.sink).await,
         "tasks/cancel" => ctx.core.tasks.cancel(&params),

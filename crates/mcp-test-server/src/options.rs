@@ -200,6 +200,11 @@ pub struct ServerOptions {
     #[arg(long, value_enum, default_value_t = Era::Legacy, value_name = "ERA")]
     pub era: Era,
 
+    /// Fault: `tasks/get` answers `working` for every task id, known or not: tasks that
+    /// never end.
+    #[arg(long)]
+    pub stuck_tasks: bool,
+
     /// Fault (2026-07-28): every `input_required` result of the `mrtr` tool carries this
     /// many more input requests (`roots/list`, keyed `flood-0`, `flood-1`, ...) besides
     /// the ones it asks for.

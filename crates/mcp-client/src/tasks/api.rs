@@ -10,8 +10,9 @@ use mcp_types::{
     TaskIdParams, TaskMetadata, methods,
 };
 
+use super::deadline::TaskDeadline;
 use super::handle::{Parts, TaskHandle};
-use super::{DEFAULT_TASK_MAX_WAIT, TaskOptions, capability};
+use super::{TaskOptions, capability};
 use crate::Client;
 
 /// Progress tokens of task calls: strings, so they never collide with the numeric request
@@ -84,11 +85,16 @@ impl Client {
         let mut create = RequestOptions::new();
         create.timeout = request.timeout;
         create.cancel = request.cancel.clone();
-        let created: CreateTaskResult = self.request(methods::TOOLS_CALL, &params, create).await?;
+        // The bound counts from here: the call that creates the task is part of the wait.
         let max_wait = options
             .max_wait
             .or(request.timeout.filter(|t| !t.is_zero()))
-            .unwrap_or(DEFAULT_TASK_MAX_WAIT);
+            .unwrap_or(self.options().task_max_wait);
+        let deadline = TaskDeadline::start(max_wait);
+        let created = self.request(methods::TOOLS_CALL, &params, create);
+        let created: CreateTaskResult = deadline.bound(created).await.ok_or_else(|| {
+            deadline.timeout(format!("{} ({})", methods::TOOLS_CALL, params.name))
+        })??;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: Some(params.name),
@@ -96,20 +102,31 @@ impl Client {
             notifications,
             progress_token,
             options: request,
-            max_wait,
+            deadline,
+            owned: true,
         }))
     }
 
     /// A handle on a task started earlier (by this client or another session of it): its
     /// state is fetched with `tasks/get` first. The tool is unknown, so the result's
-    /// structured content is not checked against an output schema.
+    /// structured content is not checked against an output schema. Waiting is bounded by
+    /// `options.max_wait` (else the client's
+    /// [`with_task_max_wait`](crate::ClientOptions::with_task_max_wait)); at the bound the
+    /// handle gives up with a timeout and leaves the task running, since it did not start it.
     pub async fn task_handle(
         &self,
         task_id: &str,
         options: TaskOptions,
     ) -> Result<TaskHandle, Error> {
         let notifications = self.notifications();
-        let task = self.get_task(task_id).await?;
+        let deadline =
+            TaskDeadline::start(options.max_wait.unwrap_or(self.options().task_max_wait));
+        let task = deadline
+            .bound(self.get_task(task_id))
+            .await
+            .ok_or_else(|| {
+                deadline.timeout(format!("{} (task {task_id})", methods::TOOLS_CALL))
+            })??;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: None,
@@ -117,7 +134,8 @@ impl Client {
             notifications,
             progress_token: None,
             options: RequestOptions::new(),
-            max_wait: options.max_wait.unwrap_or(DEFAULT_TASK_MAX_WAIT),
+            deadline,
+            owned: false,
         }))
     }
 
