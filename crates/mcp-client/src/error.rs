@@ -116,6 +116,16 @@ pub enum Error {
         /// The bound the result went past.
         bound: crate::InputRequestsBound,
     },
+    /// The tool was left out of the listing (Streamable HTTP at 2026-07-28) because its
+    /// `x-mcp-header` annotations are invalid: it is not called, since its parameters could
+    /// not be mirrored into the headers the server and intermediaries rely on.
+    #[error("tool {tool:?} was left out of the server's tools and is not called: {reason}")]
+    ToolLeftOut {
+        /// The tool.
+        tool: String,
+        /// Why it was left out (quotes the server's text).
+        reason: String,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -275,6 +285,7 @@ impl Error {
             Self::NotInRevision { .. } => "not_in_revision",
             Self::InputRoundsExceeded { .. } => "input_rounds",
             Self::InputRequestsRefused { .. } => "input_requests",
+            Self::ToolLeftOut { .. } => "tool_left_out",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
         }
@@ -502,6 +513,13 @@ mod tests {
                     bound: crate::InputRequestsBound::TooMany { limit: 64 },
                 },
                 "input_requests",
+            ),
+            (
+                Error::ToolLeftOut {
+                    tool: "t".into(),
+                    reason: "x-mcp-header of p is empty".into(),
+                },
+                "tool_left_out",
             ),
             (Error::Protocol("x".into()), "protocol"),
             (Error::Config("x".into()), "config"),

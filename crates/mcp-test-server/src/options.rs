@@ -205,6 +205,12 @@ pub struct ServerOptions {
     #[arg(long)]
     pub stuck_tasks: bool,
 
+    /// Fault (2026-07-28): also list `bad_header`, a tool whose `x-mcp-header` annotation is
+    /// invalid (on a number, under a property name holding an escape sequence), and run it
+    /// when called, headers or not.
+    #[arg(long)]
+    pub invalid_header_tool: bool,
+
     /// Fault (2026-07-28): every `input_required` result of the `mrtr` tool carries this
     /// many more input requests (`roots/list`, keyed `flood-0`, `flood-1`, ...) besides
     /// the ones it asks for.

@@ -13,6 +13,7 @@ mod fuzz_corpora;
 mod http_client;
 mod http_faults;
 mod input_request_bounds;
+mod invalid_tool_headers;
 mod manager_connect;
 mod manager_http;
 mod manager_modern;

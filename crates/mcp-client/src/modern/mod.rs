@@ -20,6 +20,7 @@ pub use input_bounds::{
     DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound,
 };
 pub(crate) use request::Modern;
+pub use tool_headers::LeftOutTool;
 pub(crate) use tool_headers::{HeaderParam, ToolHeaders};
 
 /// The request `_meta` of a modern connection: `io.modelcontextprotocol/protocolVersion`,

@@ -66,11 +66,9 @@ impl Modern {
             // The headers mirror fields of the params: read them back (HTTP only, where a
             // round trip costs far more than this parse).
             let object = object_of(&params)?;
-            let tool_params = match method {
-                methods::TOOLS_CALL => object
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .and_then(|name| self.tool_headers.of(name)),
+            let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
+                // A tool left out for its annotations is refused here, before any I/O.
+                (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
                 _ => None,
             };
             request_headers(method, &object, tool_params.as_deref().unwrap_or_default())

@@ -115,6 +115,9 @@ fn modern_tool(
         }
         ("mrtr", None) => Some(needs_modern()),
         ("header_params", _) => Some(Ok(crate::modern::tools::header_params(args))),
+        ("bad_header", _) if ctx.core.options.invalid_header_tool => {
+            Some(Ok(crate::modern::tools::bad_header()))
+        }
         ("schema_features", _) => Some(Ok(crate::modern::tools::schema_features(args))),
         ("sample" | "elicit" | "elicit_url" | "roots" | "cancel_own_request", Some(_)) => {
             Some(Ok(tool_error(&format!(
