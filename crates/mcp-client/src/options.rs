@@ -251,8 +251,9 @@ impl ClientOptions {
         self
     }
 
-    /// The longest a task may run before the client cancels it and reports
-    /// [`SessionError::Timeout`](crate::SessionError::Timeout), for every task whose caller
+    /// The longest the client waits on a task before it reports
+    /// [`SessionError::Timeout`](crate::SessionError::Timeout) (cancelling the task when it
+    /// started it; see [`TaskHandle`](crate::TaskHandle)), for every task whose caller
     /// set no bound of its own ([`TaskOptions::with_max_wait`](crate::TaskOptions::with_max_wait),
     /// or a per-call timeout of a plain [`call_tool_with`](crate::Client::call_tool_with)).
     /// Default [`DEFAULT_TASK_MAX_WAIT`](crate::tasks::DEFAULT_TASK_MAX_WAIT), one hour.

@@ -3,7 +3,7 @@
 
 use mcp_client::{Client, ClientOptions, Error, InputRequestsBound};
 use mcp_integration_tests::{bounded, options, server};
-use mcp_types::Root;
+use mcp_types::{CallToolResult, Root};
 use serde_json::json;
 
 /// A modern stdio test server committing `--input-request-flood N`, and a client that
@@ -19,6 +19,11 @@ async fn flooded(n: u32, options: ClientOptions) -> Client {
     .expect("connect")
 }
 
+/// `mrtr` asking for roots (and, from the server's fault, the flood).
+async fn call_mrtr(client: &Client) -> Result<CallToolResult, Error> {
+    bounded(client.call_tool("mrtr", Some(json!({"kinds": ["roots"]})))).await
+}
+
 /// How many `tools/call` the server received, from its `server_log` tool (whose own call
 /// counts too).
 async fn calls_received(client: &Client) -> usize {
@@ -30,9 +35,7 @@ async fn calls_received(client: &Client) -> usize {
 #[tokio::test]
 async fn a_flood_of_input_requests_is_refused_by_count_before_any_is_answered() {
     let client = flooded(20_000, options()).await;
-    let err = bounded(client.call_tool("mrtr", Some(json!({"kinds": ["roots"]}))))
-        .await
-        .unwrap_err();
+    let err = call_mrtr(&client).await.unwrap_err();
     assert!(
         matches!(
             &err,
@@ -59,9 +62,7 @@ async fn the_input_request_bounds_are_the_callers_to_change() {
             .with_max_input_request_bytes(16 * 1024),
     )
     .await;
-    let err = bounded(client.call_tool("mrtr", Some(json!({"kinds": ["roots"]}))))
-        .await
-        .unwrap_err();
+    let err = call_mrtr(&client).await.unwrap_err();
     assert!(
         matches!(
             &err,
@@ -81,9 +82,7 @@ async fn the_input_request_bounds_are_the_callers_to_change() {
             .with_max_input_request_bytes(1024 * 1024),
     )
     .await;
-    let result = bounded(client.call_tool("mrtr", Some(json!({"kinds": ["roots"]}))))
-        .await
-        .unwrap();
+    let result = call_mrtr(&client).await.unwrap();
     assert!(!result.is_error(), "{}", result.text());
     client.close().await;
 }

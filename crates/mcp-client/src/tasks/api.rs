@@ -91,10 +91,12 @@ impl Client {
             .or(request.timeout.filter(|t| !t.is_zero()))
             .unwrap_or(self.options().task_max_wait);
         let deadline = TaskDeadline::start(max_wait);
-        let created = self.request(methods::TOOLS_CALL, &params, create);
-        let created: CreateTaskResult = deadline.bound(created).await.ok_or_else(|| {
-            deadline.timeout(format!("{} ({})", methods::TOOLS_CALL, params.name))
-        })??;
+        let created: CreateTaskResult = deadline
+            .within(
+                || format!("{} ({})", methods::TOOLS_CALL, params.name),
+                self.request(methods::TOOLS_CALL, &params, create),
+            )
+            .await?;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: Some(params.name),
@@ -122,11 +124,11 @@ impl Client {
         let deadline =
             TaskDeadline::start(options.max_wait.unwrap_or(self.options().task_max_wait));
         let task = deadline
-            .bound(self.get_task(task_id))
-            .await
-            .ok_or_else(|| {
-                deadline.timeout(format!("{} (task {task_id})", methods::TOOLS_CALL))
-            })??;
+            .within(
+                || format!("{} (task {task_id})", methods::TOOLS_CALL),
+                self.get_task(task_id),
+            )
+            .await?;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: None,

@@ -54,6 +54,17 @@ impl TaskDeadline {
     pub(crate) async fn bound<F: Future>(&self, request: F) -> Option<F::Output> {
         tokio::time::timeout_at(self.at, request).await.ok()
     }
+
+    /// `request` within the bound; past it, the [`timeout`](Self::timeout) of `what`.
+    pub(crate) async fn within<T>(
+        &self,
+        what: impl FnOnce() -> String,
+        request: impl Future<Output = Result<T, Error>>,
+    ) -> Result<T, Error> {
+        self.bound(request)
+            .await
+            .unwrap_or_else(|| Err(self.timeout(what())))
+    }
 }
 
 #[cfg(test)]
