@@ -61,7 +61,10 @@ impl Client {
 }
 
 /// A session over `transport` with the timeout and id format of `config`.
-#[cfg_attr(not(any(feature = "stdio", feature = "http", feature = "sse")), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "stdio", feature = "http", feature = "sse")),
+    allow(dead_code)
+)]
 fn start(
     transport: impl Transport,
     config: &ServerConfig,

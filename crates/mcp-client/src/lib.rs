@@ -49,13 +49,15 @@ mod notification;
 mod options;
 mod output_schema;
 mod pages;
-mod redact;
 pub mod skills;
 mod subscription;
 pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
+pub use dialect::modern::{
+    DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound, LeftOutTool,
+};
 pub use error::{Error, Result, SessionError};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
 /// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
@@ -71,13 +73,14 @@ pub use mcp_transport_http::{HttpConfig, ProxyMode};
 #[cfg(feature = "stdio")]
 pub use mcp_transport_stdio::StdioConfig;
 pub use mcp_types::Era;
+/// Re-exported from `mcp-types`, where every layer finds it.
+pub use mcp_types::redact_url;
 pub use notification::ServerNotification;
 pub use options::{
     ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,
     NotificationCallback,
 };
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
-pub use redact::redact_url;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 pub use tasks::{TaskHandle, TaskOptions};

@@ -1,6 +1,8 @@
 //! JSON-RPC 2.0 envelopes and Model Context Protocol schema types.
 //!
-//! Pure data: no I/O, no runtime. Revision 2025-11-25 is modelled in full, with the fields
+//! Pure data: no runtime, and no I/O but one shared helper, [`local_file`], the bounded
+//! reader every layer uses for a local file. Beside the data, the helpers every layer
+//! shares to show things safely: [`error_chain`] and [`redact_url`]. Revision 2025-11-25 is modelled in full, with the fields
 //! older revisions (2024-11-05, 2025-03-26, 2025-06-18) use; see [`SUPPORTED_PROTOCOL_VERSIONS`].
 //!
 //! Envelopes keep `params` and `result` as raw JSON; decode them into the schema types here
@@ -32,6 +34,7 @@ pub mod error_codes;
 mod id;
 mod jsonrpc;
 mod lifecycle;
+pub mod local_file;
 mod logging;
 mod meta;
 pub mod methods;
@@ -40,6 +43,8 @@ pub mod notifications;
 mod pagination;
 mod prompts;
 mod raw_result;
+mod redact;
+pub use redact::redact_url;
 mod resources;
 mod response_head;
 pub use response_head::peek_id;

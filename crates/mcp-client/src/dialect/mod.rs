@@ -136,6 +136,22 @@ impl Dialect {
         }
     }
 
+    /// [`vet_tools`](Self::vet_tools) for a listing kept as the server sent it.
+    pub(crate) fn vet_raw_tools(&self, tools: &mut Vec<Box<RawValue>>) {
+        if let Self::Modern(d) = self {
+            d.vet_raw_tools(tools);
+        }
+    }
+
+    /// The tools left out of listings (2026-07-28 over a transport with request headers:
+    /// invalid `x-mcp-header` annotations), each with why.
+    pub(crate) fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
+        match self {
+            Self::Legacy(_) => Vec::new(),
+            Self::Modern(d) => d.left_out_tools(),
+        }
+    }
+
     /// Whether `error` of a tool call means the tool listing is stale and the call should
     /// be made once more after listing again (2026-07-28: the server wants other
     /// `Mcp-Param-*` headers than the last listing gave).

@@ -1,11 +1,7 @@
-//! Reading a configuration file without trusting what the path points at.
-//!
-//! A path given by a user can name anything: `/dev/zero` never ends (it used to be read
-//! until memory ran out), a FIFO without a writer blocks the open forever, a directory is
-//! not text. So only regular files are read, and at most [`MAX_CONFIG_BYTES`] of them.
+//! Reading a configuration file without trusting what the path points at, through the
+//! workspace's one bounded reader ([`mcp_types::local_file`]): only regular files, and at
+//! most [`MAX_CONFIG_BYTES`] of them.
 
-use std::fs::{File, Metadata};
-use std::io::Read;
 use std::path::Path;
 
 use super::ConfigError;
@@ -19,67 +15,20 @@ pub(super) fn read_config_file(path: &Path) -> Result<String, ConfigError> {
 }
 
 fn read_bounded(path: &Path, limit: u64) -> Result<String, ConfigError> {
-    let io_error = |source| ConfigError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    // Checked before opening: opening a FIFO waits for a writer.
-    check_regular(path, &std::fs::metadata(path).map_err(io_error)?)?;
-    let file = File::open(path).map_err(io_error)?;
-    // And again on the open file, in case the path was swapped meanwhile.
-    check_regular(path, &file.metadata().map_err(io_error)?)?;
-    let mut bytes = Vec::new();
-    // One byte more than the limit tells "exactly the limit" from "more" without trusting
-    // the size in the metadata (a file can grow while it is read).
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io_error)?;
-    if bytes.len() as u64 > limit {
-        return Err(ConfigError::TooLarge {
-            path: path.to_owned(),
-            limit,
-        });
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        io_error(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("not UTF-8 text ({e})"),
-        ))
+    use mcp_types::local_file::{LocalFileError, read_text_bounded};
+    read_text_bounded(path, limit).map_err(|e| match e {
+        LocalFileError::NotAFile { path, kind } => ConfigError::NotAFile { path, kind },
+        LocalFileError::TooLarge { path, limit } => ConfigError::TooLarge { path, limit },
+        LocalFileError::NotText { path } => ConfigError::Read {
+            path,
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+        },
+        LocalFileError::Io { path, source } => ConfigError::Read { path, source },
+        other => ConfigError::Read {
+            path: other.path().to_owned(),
+            source: std::io::Error::other(other.to_string()),
+        },
     })
-}
-
-fn check_regular(path: &Path, metadata: &Metadata) -> Result<(), ConfigError> {
-    if metadata.is_file() {
-        return Ok(());
-    }
-    Err(ConfigError::NotAFile {
-        path: path.to_owned(),
-        kind: kind_of(metadata),
-    })
-}
-
-fn kind_of(metadata: &Metadata) -> &'static str {
-    if metadata.is_dir() {
-        return "directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = metadata.file_type();
-        if t.is_fifo() {
-            return "FIFO";
-        }
-        if t.is_char_device() {
-            return "character device";
-        }
-        if t.is_block_device() {
-            return "block device";
-        }
-        if t.is_socket() {
-            return "socket";
-        }
-    }
-    "not a file"
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! with the request `_meta` (and on HTTP the mirrored headers), and, for the methods that
 //! may answer `input_required`, retried with the answers to the server's input requests
 //! and its exact `requestState`, under a new id each round, until the result is complete
-//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)).
+//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)),
+//! each round's input requests within their own bounds (`input_bounds.rs`).
 
 use std::sync::Arc;
 
@@ -115,7 +116,8 @@ impl Modern {
     ) -> Result<RawResult, Error> {
         let method = methods::TOOLS_CALL;
         let headers = if self.headers {
-            let tool_params = self.tool_headers.of(&params.name);
+            // A tool left out for its annotations is refused here, before any I/O.
+            let tool_params = self.tool_headers.for_call(&params.name)?;
             request_headers(
                 method,
                 Some(&params.name),
@@ -139,11 +141,9 @@ impl Modern {
             return Ok(Vec::new());
         }
         let object = object_of(params)?;
-        let tool_params = match method {
-            methods::TOOLS_CALL => object
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|name| self.tool_headers.of(name)),
+        let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
+            // A tool left out for its annotations is refused here, before any I/O.
+            (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
             _ => None,
         };
         Ok(headers_of(
@@ -154,10 +154,27 @@ impl Modern {
     }
 
     /// A listing arrived: over a transport with headers, leave out tools whose
-    /// `x-mcp-header` annotations are invalid (with a warning) and remember the others'.
+    /// `x-mcp-header` annotations are invalid (with a warning, remembering why) and
+    /// remember the others'.
     pub(crate) fn vet_tools(&self, tools: &mut Vec<Tool>) {
         if self.headers {
             self.tool_headers.vet(tools);
+        }
+    }
+
+    /// [`vet_tools`](Self::vet_tools) for tools as the server sent them.
+    pub(crate) fn vet_raw_tools(&self, tools: &mut Vec<Box<RawValue>>) {
+        if self.headers {
+            self.tool_headers.vet_raw(tools);
+        }
+    }
+
+    /// The tools left out of listings for their annotations, each with why.
+    pub(crate) fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
+        if self.headers {
+            self.tool_headers.left_out()
+        } else {
+            Vec::new()
         }
     }
 
@@ -205,6 +222,15 @@ impl Modern {
                 });
             }
             rounds += 1;
+            // Counted and measured on the text, before a single request is decoded.
+            cx.dispatcher
+                .options()
+                .input_bounds
+                .check(raw.get())
+                .map_err(|bound| Error::InputRequestsRefused {
+                    method: method.to_owned(),
+                    bound,
+                })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
             let responses = answer_all(cx.dispatcher, method, &input, &options).await?;
             // Only what this answer asked for goes into the retry: a previous round's

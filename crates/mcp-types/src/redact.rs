@@ -5,7 +5,7 @@
 /// a fragment becomes `#***`. Works on any text, parsable as a URL or not, and never fails.
 ///
 /// ```
-/// use mcp_client::redact_url;
+/// use mcp_types::redact_url;
 /// assert_eq!(
 ///     redact_url("https://alice:pw@example.com/mcp?token=abc&v=2#frag"),
 ///     "https://***@example.com/mcp?token=***&v=***#***"
