@@ -9,6 +9,7 @@ pub(crate) mod edit;
 pub(crate) mod listing;
 pub(crate) mod ping;
 pub(crate) mod prompts;
+pub(crate) mod proxy;
 pub(crate) mod resources;
 pub(crate) mod skills;
 pub(crate) mod status;
@@ -80,6 +81,21 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
         Err(e) => return print_error(json, &e),
     };
     let mut stops = Stops::install();
+    if let Command::Proxy {
+        servers: names,
+        listen,
+        allow_remote,
+        allow_origin,
+        ..
+    } = &cli.command
+    {
+        let face = proxy::Face {
+            listen: *listen,
+            allow_remote: *allow_remote,
+            allow_origins: allow_origin.clone(),
+        };
+        return proxy::run(&servers, names, face, &mut stops).await;
+    }
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
@@ -114,8 +130,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
-        Command::Add { .. } | Command::Remove { .. } => {
-            return print_error(json, &CliError::Usage("add/remove need no server".into()));
+        Command::Add { .. } | Command::Remove { .. } | Command::Proxy { .. } => {
+            return print_error(json, &CliError::Usage("handled before any server".into()));
         }
         Command::Login { server } => auth::login(ctx, server).await,
         Command::Logout { server } => auth::logout(ctx, server).await,

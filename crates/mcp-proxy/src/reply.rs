@@ -1,0 +1,91 @@
+//! What a host is answered: results encoded, and upstream failures turned into JSON-RPC
+//! errors that say what happened (an upstream server's own error is passed on as it is).
+
+use mcp_client::Error as ClientError;
+use mcp_manager::ManagerError;
+use mcp_types::{ErrorObject, RawValue, error_codes};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// What one answer to a host is.
+pub(crate) type Answer = Result<Box<RawValue>, ErrorObject>;
+
+/// `value` as a result.
+pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Answer {
+    mcp_types::to_raw(value).map_err(|e| internal(format!("cannot encode the result: {e}")))
+}
+
+/// The request's params as `T` (absent params as `{}`); -32602 when they do not decode.
+pub(crate) fn params<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
+    serde_json::from_str(params.map_or("{}", RawValue::get)).map_err(|e| {
+        ErrorObject::new(error_codes::INVALID_PARAMS, format!("Invalid params: {e}"))
+    })
+}
+
+/// -32603 with `message`.
+pub(crate) fn internal(message: impl Into<String>) -> ErrorObject {
+    ErrorObject::new(error_codes::INTERNAL_ERROR, message)
+}
+
+/// -32602 with `message`.
+pub(crate) fn invalid_params(message: impl Into<String>) -> ErrorObject {
+    ErrorObject::new(
+        error_codes::INVALID_PARAMS,
+        format!("Invalid params: {}", message.into()),
+    )
+}
+
+/// A failure of server `server` as the host sees it: the server's own JSON-RPC error as it
+/// sent it; a server that needs a login, with the one command that fixes it; anything else
+/// as -32603 naming the server and the whole cause.
+pub(crate) fn from_manager(server: &str, error: &ManagerError) -> ErrorObject {
+    if let ManagerError::Client { source, .. } = error {
+        return from_client(server, source);
+    }
+    let awaits_login = matches!(
+        error,
+        ManagerError::NotConnected {
+            status: "needs_authorization",
+            ..
+        }
+    );
+    if error.needs_login() || awaits_login {
+        return login_needed(server);
+    }
+    internal(format!(
+        "MCP server \"{server}\": {}",
+        mcp_types::error_chain(error)
+    ))
+}
+
+/// [`from_manager`] for an error of the server's client.
+pub(crate) fn from_client(server: &str, error: &ClientError) -> ErrorObject {
+    if let Some(rpc) = error.rpc() {
+        return rpc.clone();
+    }
+    if error.login_required().unwrap_or(false) || error.http_status() == Some(401) {
+        return login_needed(server);
+    }
+    internal(format!(
+        "MCP server \"{server}\": {}",
+        mcp_types::error_chain(error)
+    ))
+}
+
+/// The one error a host gets for a server whose OAuth tokens are missing or refused.
+pub(crate) fn login_needed(server: &str) -> ErrorObject {
+    internal(login_message(server))
+}
+
+/// What to tell a person whose server needs a login.
+pub(crate) fn login_message(server: &str) -> String {
+    format!(
+        "MCP server \"{server}\" needs you to log in: run `mcp login {server}` in a terminal, \
+         then restart the proxy"
+    )
+}
+
+/// -32601 for `method`.
+pub(crate) fn method_not_found(method: &str) -> ErrorObject {
+    ErrorObject::method_not_found(method)
+}
