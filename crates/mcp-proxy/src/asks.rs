@@ -56,27 +56,32 @@ pub(crate) enum AskRoute {
 #[derive(Default)]
 pub(crate) struct Routes {
     next: AtomicU64,
-    live: Mutex<BTreeMap<u64, AskRoute>>,
+    live: Arc<Mutex<BTreeMap<u64, AskRoute>>>,
 }
 
 /// Removes its route when the call it belongs to ends.
-pub(crate) struct RouteGuard<'a> {
-    routes: &'a Routes,
+pub(crate) struct RouteGuard {
+    live: Weak<Mutex<BTreeMap<u64, AskRoute>>>,
     key: u64,
 }
 
-impl Drop for RouteGuard<'_> {
+impl Drop for RouteGuard {
     fn drop(&mut self) {
-        lock(&self.routes.live).remove(&self.key);
+        if let Some(live) = self.live.upgrade() {
+            lock(&live).remove(&self.key);
+        }
     }
 }
 
 impl Routes {
     /// `route` is the latest, until the guard is dropped.
-    pub(crate) fn enter(&self, route: AskRoute) -> RouteGuard<'_> {
+    pub(crate) fn enter(&self, route: AskRoute) -> RouteGuard {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
         lock(&self.live).insert(key, route);
-        RouteGuard { routes: self, key }
+        RouteGuard {
+            live: Arc::downgrade(&self.live),
+            key,
+        }
     }
 
     /// The route of the call forwarded last that still runs.

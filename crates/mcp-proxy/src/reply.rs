@@ -17,9 +17,8 @@ pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Answer {
 
 /// The request's params as `T` (absent params as `{}`); -32602 when they do not decode.
 pub(crate) fn params<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
-    serde_json::from_str(params.map_or("{}", RawValue::get)).map_err(|e| {
-        ErrorObject::new(error_codes::INVALID_PARAMS, format!("Invalid params: {e}"))
-    })
+    serde_json::from_str(params.map_or("{}", RawValue::get))
+        .map_err(|e| ErrorObject::new(error_codes::INVALID_PARAMS, format!("Invalid params: {e}")))
 }
 
 /// -32603 with `message`.

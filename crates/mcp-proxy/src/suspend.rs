@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
-use crate::asks::{AskRoute, ROUTE};
+use crate::asks::{AskRoute, ROUTE, Routes};
 use crate::limits::{INPUT_REQUESTS_PER_CALL, MAX_SUSPENDED_CALLS, SUSPENDED_CALL_TTL};
 use crate::reply::{Answer, internal};
 
@@ -94,6 +94,7 @@ impl PendingCall {
     /// Run `call` on a task of its own, its questions routed here when `capabilities`
     /// allow them.
     pub(crate) fn start<F>(
+        routes: &Routes,
         method: &str,
         name: Option<String>,
         capabilities: mcp_types::ClientCapabilities,
@@ -112,7 +113,11 @@ impl PendingCall {
             },
             capabilities,
         };
+        // A legacy server's requests come detached from the call: they find its route
+        // among the calls that run.
+        let entered = routes.enter(route.clone());
         let task = tokio::spawn(ROUTE.scope(route, async move {
+            let _entered = entered;
             let _ = done.send(call.await);
         }))
         .abort_handle();

@@ -28,6 +28,8 @@ mod network_faults;
 mod oauth_cimd;
 mod oauth_step_up;
 mod pagination_bounds;
+mod proxy_stdio;
+mod proxy_support;
 mod session_driver;
 mod skills;
 mod sse_call_mcp;

@@ -28,7 +28,12 @@ pub(crate) struct Face {
 
 /// Serve until the host goes away (stdio: its end of stdin), or a signal; then shut the
 /// servers down. The exit status is 0 when the host ended it.
-pub(crate) async fn run(servers: &ServerSet, names: &[String], face: Face, stops: &mut Stops) -> ExitCode {
+pub(crate) async fn run(
+    servers: &ServerSet,
+    names: &[String],
+    face: Face,
+    stops: &mut Stops,
+) -> ExitCode {
     match serve(servers, names, face, stops).await {
         Ok(None) => ExitCode::SUCCESS,
         Ok(Some(stop)) => exit(stop.exit_code()),
@@ -73,7 +78,10 @@ async fn serve(
             if face.allow_remote {
                 http = http.allowing_remote();
             }
-            let listening = proxy.serve_http(addr, http).await.map_err(CliError::Proxy)?;
+            let listening = proxy
+                .serve_http(addr, http)
+                .await
+                .map_err(CliError::Proxy)?;
             stderr_line(&format!("mcp: serving MCP at {}", listening.url()));
             let stop = stops.received().await;
             listening.stop().await;

@@ -135,7 +135,9 @@ impl Host {
         let capabilities = call.capabilities(self);
         if call.modern.is_some() {
             if INPUT_REQUIRED_METHODS.contains(&call.method.as_str()) {
-                return self.forward_modern(call, capabilities, progress, send(options)).await;
+                return self
+                    .forward_modern(call, capabilities, progress, send(options))
+                    .await;
             }
             // Outside a multi round-trip request the host cannot be asked anything.
             let upstream = ROUTE.scope(AskRoute::Refuse, send(options));
@@ -196,7 +198,10 @@ impl Host {
         progress: mpsc::Receiver<ProgressNotificationParams>,
         upstream: impl Future<Output = Answer> + Send + 'static,
     ) -> Answer {
-        let name = call.text("name").or_else(|| call.text("uri")).map(str::to_owned);
+        let name = call
+            .text("name")
+            .or_else(|| call.text("uri"))
+            .map(str::to_owned);
         let pending = match &call.request_state {
             Some(state) => {
                 drop(upstream);
@@ -213,7 +218,14 @@ impl Host {
                 pending.answer(call.input_responses.clone());
                 pending
             }
-            None => PendingCall::start(&call.method, name, capabilities, progress, upstream),
+            None => PendingCall::start(
+                &self.core.routes,
+                &call.method,
+                name,
+                capabilities,
+                progress,
+                upstream,
+            ),
         };
         // Dropped before the call ends or asks (the host gave up on this request): the
         // call is dropped with it, which cancels it upstream.

@@ -20,7 +20,11 @@ use crate::upstream::Upstreams;
 
 impl Host {
     /// The answer to one request of the host.
-    pub(super) async fn dispatch(self: &Arc<Self>, request: Request, cancel: CancelToken) -> Answer {
+    pub(super) async fn dispatch(
+        self: &Arc<Self>,
+        request: Request,
+        cancel: CancelToken,
+    ) -> Answer {
         let Request {
             id, method, params, ..
         } = request;
@@ -50,7 +54,11 @@ impl Host {
     /// Who answers, as the host is told in results at 2026-07-28.
     fn server_info(&self) -> mcp_types::Implementation {
         match self.core.started() {
-            Some(upstreams) => upstreams.describe(&self.core.options.server_info).server_info,
+            Some(upstreams) => {
+                upstreams
+                    .describe(&self.core.options.server_info)
+                    .server_info
+            }
             None => self.core.options.server_info.clone(),
         }
     }
@@ -79,9 +87,9 @@ impl Host {
             methods::RESOURCES_LIST => {
                 reply::encode(&ListResourcesResult::new(upstreams.resources()))
             }
-            methods::RESOURCES_TEMPLATES_LIST => reply::encode(
-                &ListResourceTemplatesResult::new(upstreams.resource_templates().await?),
-            ),
+            methods::RESOURCES_TEMPLATES_LIST => reply::encode(&ListResourceTemplatesResult::new(
+                upstreams.resource_templates().await?,
+            )),
             methods::TOOLS_CALL => self.call_tool(&upstreams, &call).await,
             methods::PROMPTS_GET => {
                 let name = call.text("name").unwrap_or_default().to_owned();
@@ -164,10 +172,16 @@ impl Host {
     /// `completion/complete`, to the server of the prompt or resource it is about.
     async fn complete(self: &Arc<Self>, upstreams: &Arc<Upstreams>, call: Call) -> Answer {
         let reference = call.params.get("ref").cloned().unwrap_or_default();
-        let kind = reference.get("type").and_then(Value::as_str).unwrap_or_default();
+        let kind = reference
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let server = match kind {
             "ref/prompt" => {
-                let name = reference.get("name").and_then(Value::as_str).unwrap_or_default();
+                let name = reference
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 let (server, original) = upstreams.prompt_target(name)?;
                 let mut call = call;
                 if let Some(Value::Object(r)) = call.params.get_mut("ref") {
@@ -176,7 +190,10 @@ impl Host {
                 return self.pass(upstreams, &server, call, |_| None).await;
             }
             "ref/resource" => {
-                let uri = reference.get("uri").and_then(Value::as_str).unwrap_or_default();
+                let uri = reference
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 upstreams.resource_target(uri).await?
             }
             other => {
@@ -199,7 +216,10 @@ impl Host {
         let result = if call.method == methods::RESOURCES_SUBSCRIBE {
             upstreams.manager().subscribe_resource(&server, &uri).await
         } else {
-            upstreams.manager().unsubscribe_resource(&server, &uri).await
+            upstreams
+                .manager()
+                .unsubscribe_resource(&server, &uri)
+                .await
         };
         result.map_err(|e| reply::from_manager(&server, &e))?;
         reply::encode(&json!({}))
@@ -208,10 +228,9 @@ impl Host {
     /// `logging/setLevel`: to every connected server that logs (a 2026-07-28 server has no
     /// such request; it is left as it is).
     async fn set_level(&self, upstreams: &Arc<Upstreams>, call: &Call) -> Answer {
-        let level: LoggingLevel = serde_json::from_value(
-            call.params.get("level").cloned().unwrap_or(Value::Null),
-        )
-        .map_err(|e| reply::invalid_params(e.to_string()))?;
+        let level: LoggingLevel =
+            serde_json::from_value(call.params.get("level").cloned().unwrap_or(Value::Null))
+                .map_err(|e| reply::invalid_params(e.to_string()))?;
         for server in upstreams.available() {
             let Ok(client) = upstreams.client(&server).await else {
                 continue;

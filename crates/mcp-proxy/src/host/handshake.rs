@@ -70,7 +70,10 @@ impl Host {
     /// What the host is told: the one server's description (or why it is not there), or
     /// the gateway's, whose instructions name the servers that could not connect and why
     /// (a server that needs a login: the command that fixes it).
-    fn description(&self, upstreams: &Upstreams) -> Result<InitializeResult, mcp_types::ErrorObject> {
+    fn description(
+        &self,
+        upstreams: &Upstreams,
+    ) -> Result<InitializeResult, mcp_types::ErrorObject> {
         if let Some(server) = upstreams.only() {
             if upstreams.manager().client(server).is_none()
                 && let Some(error) = self.core.failure(server)

@@ -132,7 +132,9 @@ mod tests {
         }}));
         let meta = meta_of(Some(&params)).unwrap().unwrap();
         assert!(meta.capabilities.sampling.is_some());
-        let old = raw(json!({"_meta": {META_PROTOCOL_VERSION: "2099-01-01", META_CLIENT_CAPABILITIES: {}}}));
+        let old = raw(
+            json!({"_meta": {META_PROTOCOL_VERSION: "2099-01-01", META_CLIENT_CAPABILITIES: {}}}),
+        );
         let error = meta_of(Some(&old)).unwrap().unwrap_err();
         assert_eq!(error.code, error_codes::UNSUPPORTED_PROTOCOL_VERSION);
         assert_eq!(error.data.unwrap()["supported"][0], "2026-07-28");

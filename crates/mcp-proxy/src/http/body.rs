@@ -42,14 +42,21 @@ pub(crate) fn json(status: StatusCode, bytes: impl Into<Bytes>) -> Response<Body
 }
 
 /// `status` with a JSON-RPC error response (for `id`, or without one).
-pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObject) -> Response<Body> {
+pub(crate) fn rpc_error(
+    status: StatusCode,
+    id: Option<&RequestId>,
+    error: &ErrorObject,
+) -> Response<Body> {
     let mut bytes = Vec::new();
     mcp_types::encode_error_response(&mut bytes, id, error);
     json(status, bytes)
 }
 
 /// An SSE stream of the frames `frames` brings, ended when it ends.
-pub(crate) fn event_stream(frames: mpsc::Receiver<Outgoing>, first: Option<Outgoing>) -> Response<Body> {
+pub(crate) fn event_stream(
+    frames: mpsc::Receiver<Outgoing>,
+    first: Option<Outgoing>,
+) -> Response<Body> {
     event_stream_keeping(frames, first, Box::new(()))
 }
 

@@ -15,9 +15,9 @@ use mcp_types::sync::lock;
 use mcp_types::{ErrorObject, RequestId, error_codes, is_supported_version};
 use serde_json::Value;
 
+use super::Face;
 use super::body::{self, Body};
 use super::pipe::{HttpPipe, Inlet, Streams};
-use super::Face;
 use crate::host::Host;
 use crate::limits::MAX_HTTP_SESSIONS;
 
@@ -95,7 +95,11 @@ impl LegacySession {
 
 impl Face {
     /// A POST of the legacy era.
-    pub(super) async fn post_legacy(self: &Arc<Self>, headers: &HeaderMap, bytes: Bytes) -> Response<Body> {
+    pub(super) async fn post_legacy(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        bytes: Bytes,
+    ) -> Response<Body> {
         let messages: Vec<Value> = match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Array(items)) if !items.is_empty() => items,
             Ok(item @ Value::Object(_)) => vec![item],
@@ -138,7 +142,12 @@ impl Face {
             ));
         }
         let replies = (!requests.is_empty()).then(|| session.streams.open_replies(&requests));
-        if session.inlet.send(Received::Bytes(bytes.to_vec())).await.is_err() {
+        if session
+            .inlet
+            .send(Received::Bytes(bytes.to_vec()))
+            .await
+            .is_err()
+        {
             return session_not_found();
         }
         let Some(mut replies) = replies else {
@@ -187,7 +196,10 @@ impl Face {
         };
         match session.streams.open_get() {
             Some(stream) => body::event_stream(stream, None),
-            None => invalid_status(StatusCode::CONFLICT, "Conflict: a GET stream is already open for this session"),
+            None => invalid_status(
+                StatusCode::CONFLICT,
+                "Conflict: a GET stream is already open for this session",
+            ),
         }
     }
 

@@ -37,7 +37,11 @@ pub(super) fn is_modern(headers: &HeaderMap, bytes: &[u8]) -> bool {
 
 impl Face {
     /// One stateless exchange.
-    pub(super) async fn post_modern(self: &Arc<Self>, headers: &HeaderMap, bytes: Bytes) -> Response<Body> {
+    pub(super) async fn post_modern(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        bytes: Bytes,
+    ) -> Response<Body> {
         let message: Map<String, Value> = match serde_json::from_slice(&bytes) {
             Ok(Value::Object(message)) if message.contains_key("method") => message,
             Ok(_) => {
@@ -98,14 +102,26 @@ impl Face {
 
     /// The request headers against the body: the revision, the method, the name, and the
     /// tool parameters the tool's schema mirrors into headers.
-    fn check_headers(&self, headers: &HeaderMap, message: &Map<String, Value>) -> Result<(), ErrorObject> {
-        let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+    fn check_headers(
+        &self,
+        headers: &HeaderMap,
+        message: &Map<String, Value>,
+    ) -> Result<(), ErrorObject> {
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let params = message.get("params").and_then(Value::as_object);
         let version = params
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.get(META_PROTOCOL_VERSION))
             .and_then(Value::as_str);
-        let header = |name: &str| headers.get(name).map(|v| v.to_str().map_err(|_| mismatch(&format!("{name} is not valid text"))));
+        let header = |name: &str| {
+            headers.get(name).map(|v| {
+                v.to_str()
+                    .map_err(|_| mismatch(&format!("{name} is not valid text")))
+            })
+        };
         match (header(VERSION_HEADER).transpose()?, version) {
             (Some(h), Some(v)) if h == v => {}
             (None, _) => return Err(mismatch("MCP-Protocol-Version header is required")),
@@ -117,7 +133,11 @@ impl Face {
         }
         match header(METHOD_HEADER).transpose()? {
             Some(h) if h == method => {}
-            Some(h) => return Err(mismatch(&format!("Mcp-Method header {h:?} does not match the body's {method:?}"))),
+            Some(h) => {
+                return Err(mismatch(&format!(
+                    "Mcp-Method header {h:?} does not match the body's {method:?}"
+                )));
+            }
             None => return Err(mismatch("Mcp-Method header is required")),
         }
         let name_key = match method {
@@ -127,11 +147,16 @@ impl Face {
         };
         if let Some(key) = name_key {
             let body_name = params.and_then(|p| p.get(key)).and_then(Value::as_str);
-            match (header(NAME_HEADER).transpose()?.map(decode).transpose()?, body_name) {
+            match (
+                header(NAME_HEADER).transpose()?.map(decode).transpose()?,
+                body_name,
+            ) {
                 (Some(h), Some(b)) if h == b => {}
                 (None, _) => return Err(mismatch("Mcp-Name header is required")),
                 (Some(h), b) => {
-                    return Err(mismatch(&format!("Mcp-Name header {h:?} does not match the body's {b:?}")));
+                    return Err(mismatch(&format!(
+                        "Mcp-Name header {h:?} does not match the body's {b:?}"
+                    )));
                 }
             }
         }
@@ -144,7 +169,12 @@ impl Face {
     }
 
     /// `Mcp-Param-*` against the arguments, for the tool's `x-mcp-header` annotations.
-    fn check_tool_params(&self, headers: &HeaderMap, tool: &str, arguments: Option<&Value>) -> Result<(), ErrorObject> {
+    fn check_tool_params(
+        &self,
+        headers: &HeaderMap,
+        tool: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), ErrorObject> {
         let Some(upstreams) = self.core.started() else {
             return Ok(());
         };
@@ -166,7 +196,9 @@ impl Face {
                     return Err(mismatch(&format!("Mcp-Param-{name} header is required")));
                 }
                 (None, Some(_)) => {
-                    return Err(mismatch(&format!("Mcp-Param-{name} header has no value in the body")));
+                    return Err(mismatch(&format!(
+                        "Mcp-Param-{name} header has no value in the body"
+                    )));
                 }
                 (Some(value), Some(header)) => {
                     let header = header
@@ -207,11 +239,15 @@ fn annotated_params(schema: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<S
 
 /// A header value as the body's value would be written: `=?base64?...?=` decoded.
 fn decode(value: &str) -> Result<String, ErrorObject> {
-    if let Some(encoded) = value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?=")) {
+    if let Some(encoded) = value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
         let bytes = STANDARD
             .decode(encoded)
             .map_err(|_| mismatch("a Base64-encoded header does not decode"))?;
-        return String::from_utf8(bytes).map_err(|_| mismatch("a Base64-encoded header is not UTF-8"));
+        return String::from_utf8(bytes)
+            .map_err(|_| mismatch("a Base64-encoded header is not UTF-8"));
     }
     if value.chars().any(|c| c.is_control() && c != '\t') {
         return Err(mismatch("a header holds control characters"));
@@ -233,7 +269,10 @@ fn same_value(header: &str, value: &Value) -> bool {
 }
 
 fn mismatch(message: &str) -> ErrorObject {
-    ErrorObject::new(error_codes::HEADER_MISMATCH, format!("Header mismatch: {message}"))
+    ErrorObject::new(
+        error_codes::HEADER_MISMATCH,
+        format!("Header mismatch: {message}"),
+    )
 }
 
 /// A refusal before the request reaches a host.
@@ -259,7 +298,10 @@ mod tests {
     #[test]
     fn headers_decode_and_compare_as_the_body_writes_them() {
         assert_eq!(decode("us-west1").unwrap(), "us-west1");
-        assert_eq!(decode("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(), "Hello, 世界");
+        assert_eq!(
+            decode("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, 世界"
+        );
         assert!(decode("=?base64?!!?=").is_err());
         assert!(same_value("42", &serde_json::json!(42)));
         assert!(same_value("42.0", &serde_json::json!(42)));
@@ -272,9 +314,12 @@ mod tests {
         let mut out = Vec::new();
         annotated_params(&schema, &mut Vec::new(), &mut out);
         out.sort();
-        assert_eq!(out, [
-            (vec!["nested".to_owned(), "id".to_owned()], "Id".to_owned()),
-            (vec!["region".to_owned()], "Region".to_owned()),
-        ]);
+        assert_eq!(
+            out,
+            [
+                (vec!["nested".to_owned(), "id".to_owned()], "Id".to_owned()),
+                (vec!["region".to_owned()], "Region".to_owned()),
+            ]
+        );
     }
 }

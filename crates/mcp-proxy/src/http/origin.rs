@@ -76,18 +76,63 @@ mod tests {
             allowed_origins: vec!["https://app.example".into()],
             loopback: true,
         };
-        assert!(gate.refuse(&headers(&[("host", "127.0.0.1:8080")])).is_none());
-        assert!(gate.refuse(&headers(&[("host", "localhost:1"), ("origin", "http://localhost:3000")])).is_none());
-        assert!(gate.refuse(&headers(&[("host", "[::1]:9"), ("origin", "http://[::1]:9")])).is_none());
-        assert!(gate.refuse(&headers(&[("host", "127.0.0.1"), ("origin", "https://app.example")])).is_none());
+        assert!(
+            gate.refuse(&headers(&[("host", "127.0.0.1:8080")]))
+                .is_none()
+        );
+        assert!(
+            gate.refuse(&headers(&[
+                ("host", "localhost:1"),
+                ("origin", "http://localhost:3000")
+            ]))
+            .is_none()
+        );
+        assert!(
+            gate.refuse(&headers(&[
+                ("host", "[::1]:9"),
+                ("origin", "http://[::1]:9")
+            ]))
+            .is_none()
+        );
+        assert!(
+            gate.refuse(&headers(&[
+                ("host", "127.0.0.1"),
+                ("origin", "https://app.example")
+            ]))
+            .is_none()
+        );
         // DNS rebinding: the page's own name, resolved to 127.0.0.1.
-        assert!(gate.refuse(&headers(&[("host", "evil.example.com"), ("origin", "http://evil.example.com")])).is_some());
-        assert!(gate.refuse(&headers(&[("host", "127.0.0.1"), ("origin", "http://evil.example.com")])).is_some());
-        assert!(gate.refuse(&headers(&[("host", "evil.example.com:80")])).is_some());
-        assert!(gate.refuse(&headers(&[("host", "127.0.0.1"), ("origin", "null")])).is_some());
+        assert!(
+            gate.refuse(&headers(&[
+                ("host", "evil.example.com"),
+                ("origin", "http://evil.example.com")
+            ]))
+            .is_some()
+        );
+        assert!(
+            gate.refuse(&headers(&[
+                ("host", "127.0.0.1"),
+                ("origin", "http://evil.example.com")
+            ]))
+            .is_some()
+        );
+        assert!(
+            gate.refuse(&headers(&[("host", "evil.example.com:80")]))
+                .is_some()
+        );
+        assert!(
+            gate.refuse(&headers(&[("host", "127.0.0.1"), ("origin", "null")]))
+                .is_some()
+        );
         // Listening elsewhere, by the user's choice: any Host, still no foreign Origin.
-        let open = Gate { allowed_origins: Vec::new(), loopback: false };
+        let open = Gate {
+            allowed_origins: Vec::new(),
+            loopback: false,
+        };
         assert!(open.refuse(&headers(&[("host", "proxy.lan:80")])).is_none());
-        assert!(open.refuse(&headers(&[("origin", "http://evil.example.com")])).is_some());
+        assert!(
+            open.refuse(&headers(&[("origin", "http://evil.example.com")]))
+                .is_some()
+        );
     }
 }

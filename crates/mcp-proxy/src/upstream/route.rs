@@ -65,11 +65,7 @@ impl Upstreams {
             .iter()
             .flat_map(|(server, list)| list.iter().map(move |t| (server, t)))
             .filter_map(|(server, template)| {
-                let prefix = template
-                    .uri_template
-                    .split('{')
-                    .next()
-                    .unwrap_or_default();
+                let prefix = template.uri_template.split('{').next().unwrap_or_default();
                 (!prefix.is_empty() && uri.starts_with(prefix)).then_some((prefix.len(), server))
             })
             .max_by_key(|(len, _)| *len)
