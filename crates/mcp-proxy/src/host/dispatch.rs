@@ -39,13 +39,13 @@ impl Host {
             methods::INITIALIZE if !is_modern => self.initialize(params.as_deref()).await,
             methods::SERVER_DISCOVER => self.discover(meta).await,
             _ => {
-                let call = Call::new(id, method, params.as_deref(), meta)?;
+                let call = Call::new(id, method.clone(), params.as_deref(), meta)?;
                 self.request(call).await
             }
         };
         if is_modern {
             let info = serde_json::to_value(self.server_info()).unwrap_or_default();
-            answer.map(|result| modern::finish(result, &info))
+            answer.map(|result| modern::finish(&method, result, &info))
         } else {
             answer
         }

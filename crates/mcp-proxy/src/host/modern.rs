@@ -6,7 +6,7 @@
 
 use mcp_types::{
     ClientCapabilities, ErrorObject, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION,
-    MODERN_PROTOCOL_VERSIONS, RawValue, SUPPORTED_PROTOCOL_VERSIONS, error_codes,
+    MODERN_PROTOCOL_VERSIONS, RawValue, SUPPORTED_PROTOCOL_VERSIONS, error_codes, methods,
 };
 use serde_json::{Map, Value, json};
 
@@ -93,15 +93,34 @@ pub(crate) fn strip_reserved(params: &mut Map<String, Value>) {
     }
 }
 
-/// A result for a 2026-07-28 host: `resultType` set (`complete` unless it says otherwise)
-/// and the proxy's identity in `_meta`, unless the server already put its own there.
-pub(crate) fn finish(result: Box<RawValue>, server_info: &Value) -> Box<RawValue> {
+/// The methods whose results carry caching hints at 2026-07-28 (SEP-2549, required there).
+const CACHEABLE: &[&str] = &[
+    methods::SERVER_DISCOVER,
+    methods::TOOLS_LIST,
+    methods::PROMPTS_LIST,
+    methods::RESOURCES_LIST,
+    methods::RESOURCES_TEMPLATES_LIST,
+    methods::RESOURCES_READ,
+];
+
+/// A result of `method` for a 2026-07-28 host: `resultType` set (`complete` unless it says
+/// otherwise), the proxy's identity in `_meta` unless the server already put its own
+/// there, and for a cacheable method the caching hints, when the server gave none: not to
+/// be cached (`ttlMs: 0`, `private`), since what the proxy lists can change with any of
+/// its servers.
+pub(crate) fn finish(method: &str, result: Box<RawValue>, server_info: &Value) -> Box<RawValue> {
     let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(result.get()) else {
         return result;
     };
     object
         .entry("resultType")
         .or_insert_with(|| json!("complete"));
+    if CACHEABLE.contains(&method) && object.get("resultType") == Some(&json!("complete")) {
+        object.entry("ttlMs").or_insert_with(|| json!(0));
+        object
+            .entry("cacheScope")
+            .or_insert_with(|| json!("private"));
+    }
     let meta = object.entry("_meta").or_insert_with(|| json!({}));
     if let Value::Object(meta) = meta {
         meta.entry(mcp_types::META_SERVER_INFO)
@@ -158,11 +177,25 @@ mod tests {
 
         let info = json!({"name": "p", "version": "1"});
         let done: Value =
-            serde_json::from_str(finish(raw(json!({"content": []})), &info).get()).unwrap();
+            serde_json::from_str(finish("tools/call", raw(json!({"content": []})), &info).get())
+                .unwrap();
         assert_eq!(done["resultType"], "complete");
         assert_eq!(done["_meta"][mcp_types::META_SERVER_INFO]["name"], "p");
+        assert!(done.get("ttlMs").is_none());
         let asked = json!({"resultType": "input_required", "requestState": "s"});
-        let kept: Value = serde_json::from_str(finish(raw(asked), &info).get()).unwrap();
+        let kept: Value =
+            serde_json::from_str(finish("tools/call", raw(asked), &info).get()).unwrap();
         assert_eq!(kept["resultType"], "input_required");
+        let listed: Value =
+            serde_json::from_str(finish("tools/list", raw(json!({"tools": []})), &info).get())
+                .unwrap();
+        assert_eq!(
+            (&listed["ttlMs"], &listed["cacheScope"]),
+            (&json!(0), &json!("private"))
+        );
+        let own = json!({"tools": [], "ttlMs": 5000, "cacheScope": "public"});
+        let kept: Value =
+            serde_json::from_str(finish("tools/list", raw(own), &info).get()).unwrap();
+        assert_eq!(kept["ttlMs"], 5000);
     }
 }
