@@ -16,10 +16,12 @@ mod ci;
 mod conformance;
 mod disk;
 mod fuzz;
+mod host_sdks;
 mod layering;
 mod metadata;
 mod process;
 mod soak;
+mod third_party;
 
 use std::process::ExitCode;
 

@@ -11,6 +11,7 @@ mod interaction;
 mod json_output;
 mod left_out_tools;
 mod oauth;
+mod proxy;
 mod pty;
 mod requests;
 mod resources;
