@@ -12,6 +12,7 @@
 //!   nothing grows or is left behind (see `docs/reliability.md`).
 
 mod bench;
+mod bench_proxy;
 mod ci;
 mod conformance;
 mod conformance_server;
