@@ -75,13 +75,18 @@ impl Core {
                 };
                 let mut manager = self.options.manager.clone();
                 manager.client = asks::client_options(self, &capabilities, info);
-                let upstreams = Arc::new(Upstreams::new(&self.servers, manager));
+                let login = self
+                    .options
+                    .login_hint
+                    .clone()
+                    .unwrap_or_else(crate::reply::default_login_hint);
+                let upstreams = Arc::new(Upstreams::new(&self.servers, manager, login));
                 // Subscribed before connecting: nothing said during the connect is lost.
                 self.spawn_fanout(&upstreams);
                 for (server, error) in upstreams.connect().await {
-                    let told = crate::reply::from_manager(&server, &error);
+                    let told = upstreams.error(&server, &error);
                     if error.needs_login() {
-                        tracing::error!(target: "mcp::proxy", "{}", crate::reply::login_message(&server));
+                        tracing::error!(target: "mcp::proxy", "{}", upstreams.login_message(&server));
                     } else {
                         tracing::error!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&error), "could not connect");
                     }

@@ -46,5 +46,5 @@ mod upstream;
 
 pub use error::ProxyError;
 pub use http::{HttpFace, HttpOptions};
-pub use options::{ProxyOptions, UpstreamCapabilities};
+pub use options::{LoginHint, ProxyOptions, UpstreamCapabilities};
 pub use proxy::Proxy;

@@ -18,6 +18,11 @@ pub enum UpstreamCapabilities {
     All,
 }
 
+/// How a person logs in to a server, by the server's name: the command the host's error
+/// names when the server's OAuth tokens are missing or refused (default
+/// `mcp login NAME`).
+pub type LoginHint = crate::reply::LoginHint;
+
 /// Options for [`Proxy::new`](crate::Proxy::new).
 ///
 /// ```
@@ -25,7 +30,7 @@ pub enum UpstreamCapabilities {
 /// let options = ProxyOptions::new().with_upstream_capabilities(UpstreamCapabilities::All);
 /// assert_eq!(options.server_info.name, "mcp-proxy");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct ProxyOptions {
     /// Who the proxy says it is to hosts when it is a gateway to several servers (with one
@@ -37,6 +42,8 @@ pub struct ProxyOptions {
     /// options are the proxy's own (the handlers that forward servers' requests to the
     /// host): what is set there is replaced.
     pub manager: ManagerOptions,
+    /// The command a person runs to log in to a server (default `mcp login NAME`).
+    pub login_hint: Option<LoginHint>,
 }
 
 impl Default for ProxyOptions {
@@ -45,6 +52,7 @@ impl Default for ProxyOptions {
             server_info: Implementation::new("mcp-proxy", env!("CARGO_PKG_VERSION")),
             upstream_capabilities: UpstreamCapabilities::default(),
             manager: ManagerOptions::default(),
+            login_hint: None,
         }
     }
 }
@@ -69,10 +77,31 @@ impl ProxyOptions {
         self
     }
 
+    /// Name `hint(server)` as the command that logs in to a server.
+    #[must_use]
+    pub fn with_login_hint(
+        mut self,
+        hint: impl Fn(&str) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.login_hint = Some(std::sync::Arc::new(hint));
+        self
+    }
+
     /// Present the gateway as `info`.
     #[must_use]
     pub fn with_server_info(mut self, info: Implementation) -> Self {
         self.server_info = info;
         self
+    }
+}
+
+impl std::fmt::Debug for ProxyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProxyOptions")
+            .field("server_info", &self.server_info)
+            .field("upstream_capabilities", &self.upstream_capabilities)
+            .field("manager", &self.manager)
+            .field("login_hint", &self.login_hint.is_some())
+            .finish()
     }
 }

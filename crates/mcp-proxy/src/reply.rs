@@ -34,12 +34,20 @@ pub(crate) fn invalid_params(message: impl Into<String>) -> ErrorObject {
     )
 }
 
+/// The command a person runs to log in to a server, by the server's name.
+pub type LoginHint = std::sync::Arc<dyn Fn(&str) -> String + Send + Sync>;
+
+/// The default: `mcp login NAME`.
+pub(crate) fn default_login_hint() -> LoginHint {
+    std::sync::Arc::new(|server: &str| format!("mcp login {server}"))
+}
+
 /// A failure of server `server` as the host sees it: the server's own JSON-RPC error as it
-/// sent it; a server that needs a login, with the one command that fixes it; anything else
-/// as -32603 naming the server and the whole cause.
-pub(crate) fn from_manager(server: &str, error: &ManagerError) -> ErrorObject {
+/// sent it; a server that needs a login, with the one command that fixes it (`login`);
+/// anything else as -32603 naming the server and the whole cause.
+pub(crate) fn from_manager(server: &str, error: &ManagerError, login: &LoginHint) -> ErrorObject {
     if let ManagerError::Client { source, .. } = error {
-        return from_client(server, source);
+        return from_client(server, source, login);
     }
     let awaits_login = matches!(
         error,
@@ -49,7 +57,7 @@ pub(crate) fn from_manager(server: &str, error: &ManagerError) -> ErrorObject {
         }
     );
     if error.needs_login() || awaits_login {
-        return login_needed(server);
+        return internal(login_message(server, login));
     }
     internal(format!(
         "MCP server \"{server}\": {}",
@@ -58,12 +66,12 @@ pub(crate) fn from_manager(server: &str, error: &ManagerError) -> ErrorObject {
 }
 
 /// [`from_manager`] for an error of the server's client.
-pub(crate) fn from_client(server: &str, error: &ClientError) -> ErrorObject {
+pub(crate) fn from_client(server: &str, error: &ClientError, login: &LoginHint) -> ErrorObject {
     if let Some(rpc) = error.rpc() {
         return rpc.clone();
     }
     if error.login_required().unwrap_or(false) || error.http_status() == Some(401) {
-        return login_needed(server);
+        return internal(login_message(server, login));
     }
     internal(format!(
         "MCP server \"{server}\": {}",
@@ -71,16 +79,13 @@ pub(crate) fn from_client(server: &str, error: &ClientError) -> ErrorObject {
     ))
 }
 
-/// The one error a host gets for a server whose OAuth tokens are missing or refused.
-pub(crate) fn login_needed(server: &str) -> ErrorObject {
-    internal(login_message(server))
-}
-
-/// What to tell a person whose server needs a login.
-pub(crate) fn login_message(server: &str) -> String {
+/// What to tell a person whose server needs a login (the one error a host gets for a
+/// server whose OAuth tokens are missing or refused).
+pub(crate) fn login_message(server: &str, login: &LoginHint) -> String {
     format!(
-        "MCP server \"{server}\" needs you to log in: run `mcp login {server}` in a terminal, \
-         then restart the proxy"
+        "MCP server \"{server}\" needs you to log in: run `{}` in a terminal, then restart \
+         the proxy",
+        login(server)
     )
 }
 

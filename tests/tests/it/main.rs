@@ -28,6 +28,7 @@ mod network_faults;
 mod oauth_cimd;
 mod oauth_step_up;
 mod pagination_bounds;
+mod proxy_auth;
 mod proxy_http;
 mod proxy_stdio;
 mod proxy_support;

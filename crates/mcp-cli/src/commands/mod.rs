@@ -93,6 +93,10 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
             listen: *listen,
             allow_remote: *allow_remote,
             allow_origins: allow_origin.clone(),
+            login: proxy::LoginCommand {
+                url: cli.global.url.clone(),
+                config: cli.global.config.clone(),
+            },
         };
         return proxy::run(&servers, names, face, &mut stops).await;
     }

@@ -24,6 +24,28 @@ pub(crate) struct Face {
     pub allow_remote: bool,
     /// `--allow-origin`.
     pub allow_origins: Vec<String>,
+    /// How the servers were chosen, for the login command a host's error names.
+    pub login: LoginCommand,
+}
+
+/// The flags that chose the servers, which `mcp login` needs again.
+#[derive(Debug, Clone)]
+pub(crate) struct LoginCommand {
+    /// `--url`, when the server came from it.
+    pub url: Option<String>,
+    /// `--config`, when given.
+    pub config: Option<std::path::PathBuf>,
+}
+
+impl LoginCommand {
+    /// The command that logs in to `server`: the flags that chose it, then `login`.
+    fn for_server(&self, server: &str) -> String {
+        match (&self.url, &self.config) {
+            (Some(url), _) => format!("mcp --url {url} login"),
+            (None, Some(path)) => format!("mcp --config {} login {server}", path.display()),
+            (None, None) => format!("mcp login {server}"),
+        }
+    }
 }
 
 /// Serve until the host goes away (stdio: its end of stdin), or a signal; then shut the
@@ -58,9 +80,11 @@ async fn serve(
         Some(_) => UpstreamCapabilities::All,
         None => UpstreamCapabilities::MirrorFirstHost,
     };
+    let login = face.login.clone();
     let options = ProxyOptions::new()
         .with_manager_options(manager)
-        .with_upstream_capabilities(capabilities);
+        .with_upstream_capabilities(capabilities)
+        .with_login_hint(move |server| login.for_server(server));
     let proxy = Proxy::new(entries, options).map_err(CliError::Proxy)?;
     let stopped = match face.listen {
         None => tokio::select! {

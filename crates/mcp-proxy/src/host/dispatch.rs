@@ -133,11 +133,15 @@ impl Host {
         params.name = tool;
         // A task the proxy runs to completion itself: the host gets the result.
         params.task = None;
-        let manager = upstreams.manager().clone();
+        let upstreams = Arc::clone(upstreams);
         self.forward(call, move |options| async move {
-            match manager.call_server_tool(&server, params, options).await {
+            match upstreams
+                .manager()
+                .call_server_tool(&server, params, options)
+                .await
+            {
                 Ok(result) => reply::encode(&result),
-                Err(e) => Err(reply::from_manager(&server, &e)),
+                Err(e) => Err(upstreams.error(&server, &e)),
             }
         })
         .await
@@ -146,7 +150,7 @@ impl Host {
     /// Send `call` to `server` as it is, after `amend` changed its params.
     async fn pass(
         self: &Arc<Self>,
-        upstreams: &Upstreams,
+        upstreams: &Arc<Upstreams>,
         server: &str,
         mut call: Call,
         amend: impl FnOnce(&mut serde_json::Map<String, Value>) -> Option<Value>,
@@ -155,15 +159,16 @@ impl Host {
         let client = upstreams
             .client(server)
             .await
-            .map_err(|e| reply::from_manager(server, &e))?;
+            .map_err(|e| upstreams.error(server, &e))?;
         let params = call.raw_params()?;
         let method = call.method.clone();
         let server = server.to_owned();
+        let upstreams = Arc::clone(upstreams);
         self.forward(&call, move |options: RequestOptions| async move {
             match client.request_raw(&method, params, options).await {
                 Ok(raw) => RawValue::from_string(raw.get().to_owned())
                     .map_err(|e| reply::internal(format!("the server's result: {e}"))),
-                Err(e) => Err(reply::from_client(&server, &e)),
+                Err(e) => Err(upstreams.client_error(&server, &e)),
             }
         })
         .await
@@ -221,7 +226,7 @@ impl Host {
                 .unsubscribe_resource(&server, &uri)
                 .await
         };
-        result.map_err(|e| reply::from_manager(&server, &e))?;
+        result.map_err(|e| upstreams.error(&server, &e))?;
         reply::encode(&json!({}))
     }
 
@@ -242,7 +247,7 @@ impl Host {
             }
             if let Err(e) = client.set_logging_level(level).await {
                 if upstreams.only().is_some() {
-                    return Err(reply::from_client(&server, &e));
+                    return Err(upstreams.client_error(&server, &e));
                 }
                 tracing::warn!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&e), "could not set the log level");
             }

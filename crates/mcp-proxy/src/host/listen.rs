@@ -104,7 +104,7 @@ impl Host {
                     .manager()
                     .subscribe_resource(&server, uri)
                     .await
-                    .map_err(|e| reply::from_manager(&server, &e))?;
+                    .map_err(|e| upstreams.error(&server, &e))?;
             }
             agreed.insert("resourceSubscriptions".to_owned(), json!(uris));
         }

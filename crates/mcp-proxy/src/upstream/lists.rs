@@ -5,7 +5,6 @@
 use mcp_types::{Prompt, Resource, ResourceTemplate, Tool};
 
 use super::{Mode, Upstreams};
-use crate::reply;
 
 impl Upstreams {
     /// Every tool, as the host calls it.
@@ -81,7 +80,7 @@ impl Upstreams {
             match client.list_all_resource_templates().await {
                 Ok(templates) => out.push((server, templates)),
                 // One server's answer stands alone as it is when there is only one.
-                Err(e) if self.only().is_some() => return Err(reply::from_client(&server, &e)),
+                Err(e) if self.only().is_some() => return Err(self.client_error(&server, &e)),
                 Err(e) => {
                     tracing::warn!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&e), "could not list resource templates");
                 }

@@ -12,6 +12,8 @@ use mcp_manager::config::ServerEntry;
 use mcp_manager::{ManagerError, ManagerOptions, McpManager, ServerStatus};
 use mcp_types::{InitializeResult, ServerCapabilities};
 
+use crate::reply::{self, LoginHint};
+
 /// Whether the proxy passes one server through or gathers several.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -25,11 +27,16 @@ pub(crate) enum Mode {
 pub(crate) struct Upstreams {
     manager: McpManager,
     mode: Mode,
+    login: LoginHint,
 }
 
 impl Upstreams {
     /// A manager holding `servers` (not connected yet), with `options`.
-    pub(crate) fn new(servers: &BTreeMap<String, ServerEntry>, options: ManagerOptions) -> Self {
+    pub(crate) fn new(
+        servers: &BTreeMap<String, ServerEntry>,
+        options: ManagerOptions,
+        login: LoginHint,
+    ) -> Self {
         let manager = McpManager::new(options);
         for (name, entry) in servers {
             // The names are the keys of a map: they cannot collide.
@@ -39,7 +46,30 @@ impl Upstreams {
             [only] => Mode::Transparent((*only).clone()),
             _ => Mode::Gateway,
         };
-        Self { manager, mode }
+        Self {
+            manager,
+            mode,
+            login,
+        }
+    }
+
+    /// A failure of `server` as the host sees it (see [`reply::from_manager`]).
+    pub(crate) fn error(&self, server: &str, error: &ManagerError) -> mcp_types::ErrorObject {
+        reply::from_manager(server, error, &self.login)
+    }
+
+    /// A failure of `server`'s client as the host sees it.
+    pub(crate) fn client_error(
+        &self,
+        server: &str,
+        error: &mcp_client::Error,
+    ) -> mcp_types::ErrorObject {
+        reply::from_client(server, error, &self.login)
+    }
+
+    /// What to tell a person whose server `server` needs a login.
+    pub(crate) fn login_message(&self, server: &str) -> String {
+        reply::login_message(server, &self.login)
     }
 
     /// Connect every enabled server concurrently; the failures, by server.
