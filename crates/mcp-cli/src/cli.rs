@@ -428,8 +428,9 @@ pub(crate) enum Command {
         /// can then use your servers and their credentials).
         #[arg(long, requires = "listen")]
         allow_remote: bool,
-        /// Also accept requests from web pages of this origin (repeatable), e.g.
-        /// https://app.example; pages of this machine are always accepted.
+        /// Also accept requests from web pages of this origin (repeatable), written
+        /// scheme://host:port as browsers send it; pages of this machine are always
+        /// accepted.
         #[arg(long, value_name = "ORIGIN", requires = "listen")]
         allow_origin: Vec<String>,
         /// Append the proxy's own log to this file (at -v's level, info by default).

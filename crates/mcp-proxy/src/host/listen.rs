@@ -18,11 +18,14 @@ use crate::limits::HOST_NOTIFICATIONS;
 use crate::reply::{self, Answer};
 use crate::upstream::Upstreams;
 
+/// One open listen stream: its key, the filter agreed, where its notifications go.
+type Listener = (u64, Map<String, Value>, NotificationSender);
+
 /// The open listen streams of one host.
 #[derive(Default)]
 pub(crate) struct Listeners {
     next: AtomicU64,
-    open: Mutex<Vec<(u64, Map<String, Value>, NotificationSender)>>,
+    open: Mutex<Vec<Listener>>,
 }
 
 impl Listeners {
