@@ -29,7 +29,7 @@ use mcp_types::error_chain;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
-pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 32;
+pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 64;
 
 /// How long a new connection may take (name lookup included), for this pool and for
 /// hyper-util's connector alike.

@@ -34,6 +34,8 @@ pub(crate) struct ProcessGroup {
     /// Set (under this lock) once the leader is reaped: from then on its id may be reused and
     /// must not be signalled.
     reaped: Mutex<bool>,
+    /// Set once the leader is reaped.
+    pub(crate) exit_signal: super::ExitSignal,
 }
 
 impl ProcessGroup {
@@ -68,6 +70,7 @@ pub(crate) fn start_reaper(
     let group = Arc::new(ProcessGroup {
         pgid: Pid::from_raw(child.id() as i32),
         reaped: Mutex::new(false),
+        exit_signal: super::ExitSignal::default(),
     });
     let (tx, rx) = watch::channel(None);
     let for_thread = Arc::clone(&group);
@@ -119,6 +122,7 @@ fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited
         }
     };
     tx.send_replace(Some(Exited(status)));
+    group.exit_signal.set();
 }
 
 #[cfg(test)]
