@@ -1,6 +1,7 @@
 //! Identifying the client to an authorization server, in the specification's order:
 //! pre-registered credentials, a client ID metadata document, dynamic client registration
-//! (RFC 7591), else a clear error. Registrations are remembered per issuer.
+//! (RFC 7591), else a clear error. Registrations are remembered per verified issuer, bound
+//! to it and its token endpoint: a stored client is never sent anywhere else.
 
 use serde::Deserialize;
 use serde_json::json;
@@ -46,7 +47,7 @@ pub(crate) async fn client_for(
             }
         )));
     }
-    if let Some(client) = store.load_client(&discovery.issuer)? {
+    if let Some(client) = stored_client(store, discovery)? {
         return Ok(client);
     }
     if let Some(url) = &config.client_metadata_url
@@ -64,6 +65,23 @@ pub(crate) async fn client_for(
     let client = register(http, config, discovery, endpoint, redirect_uri).await?;
     store.save_client(&discovery.issuer, &client)?;
     Ok(client)
+}
+
+/// The client stored for `discovery`'s issuer, if it is bound to that issuer and its token
+/// endpoint (see [`RegisteredClient::is_bound_to`]); another is ignored (and replaced by the
+/// next registration).
+pub(crate) fn stored_client(
+    store: &dyn TokenStore,
+    discovery: &Discovery,
+) -> Result<Option<RegisteredClient>, AuthError> {
+    let Some(client) = store.load_client(&discovery.issuer)? else {
+        return Ok(None);
+    };
+    if client.is_bound_to(&discovery.issuer, discovery.token_endpoint.as_str()) {
+        return Ok(Some(client));
+    }
+    tracing::info!(issuer = %discovery.issuer, "the stored client is not bound to this issuer and token endpoint: not using it");
+    Ok(None)
 }
 
 /// Dynamic client registration: a native public client when the server allows `none`.
@@ -110,10 +128,11 @@ async fn register(
     }
     let response: RegistrationResponse = answer.json("the registration response")?;
     tracing::info!(issuer = %discovery.issuer, "registered a client dynamically");
-    Ok(RegisteredClient {
-        client_id: response.client_id,
-        client_secret: response.client_secret,
-        token_endpoint_auth_method: response.token_endpoint_auth_method,
-        redirect_uris: response.redirect_uris,
-    })
+    let mut client = RegisteredClient::new(response.client_id);
+    client.client_secret = response.client_secret;
+    client.token_endpoint_auth_method = response.token_endpoint_auth_method;
+    client.redirect_uris = response.redirect_uris;
+    client.issuer = Some(discovery.issuer.clone());
+    client.token_endpoint = Some(discovery.token_endpoint.to_string());
+    Ok(client)
 }

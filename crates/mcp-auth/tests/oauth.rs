@@ -31,7 +31,13 @@ struct Faults {
     insecure_as: bool,
     /// The authorization server metadata offers PKCE with `plain` only.
     no_s256: bool,
+    /// No protected resource metadata (a 2025-03-26 server), and authorization server
+    /// metadata at the origin that claims another issuer.
+    claims_other_issuer: bool,
 }
+
+/// The issuer a `claims_other_issuer` server claims.
+const OTHER_ISSUER: &str = "https://other-as.example";
 
 #[derive(Default)]
 struct Counters {
@@ -170,6 +176,10 @@ fn route(
 ) -> String {
     let url = Url::parse(&format!("{base}{target}")).unwrap();
     match (method, url.path()) {
+        (
+            "GET",
+            "/.well-known/oauth-protected-resource/mcp" | "/.well-known/oauth-protected-resource",
+        ) if faults.claims_other_issuer => response(404, &[], "{}"),
         ("GET", "/.well-known/oauth-protected-resource/mcp") => {
             let server = if faults.insecure_as {
                 "http://as.example.com"
@@ -186,7 +196,7 @@ fn route(
             200,
             &[],
             &serde_json::json!({
-                "issuer": base,
+                "issuer": if faults.claims_other_issuer { OTHER_ISSUER } else { base },
                 "authorization_endpoint": format!("{base}/authorize"),
                 "token_endpoint": format!("{base}/token"),
                 "registration_endpoint": format!("{base}/register"),
@@ -675,4 +685,29 @@ async fn an_authorization_server_without_pkce_s256_is_refused_before_anything_is
     assert!(matches!(err, AuthError::PkceUnsupported { .. }), "{err:?}");
     assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 0);
     assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn metadata_claiming_another_issuer_is_refused_without_resource_metadata_too() {
+    // Issue 22 item 1. Before: without resource metadata the issuer went unchecked and
+    // keyed the stored client, so the other issuer's client and secret were sent here.
+    let server = start(Faults {
+        claims_other_issuer: true,
+        ..Faults::default()
+    })
+    .await;
+    let store = Arc::new(MemoryTokenStore::new());
+    let mut other = RegisteredClient::new("other-client");
+    other.client_secret = Some(Secret::new("client-SECRET"));
+    store.save_client(OTHER_ISSUER, &other).unwrap();
+    let url: Url = format!("{}/mcp", server.base).parse().unwrap();
+    let p = OAuthProvider::new(url, OAuthConfig::new(), client())
+        .unwrap()
+        .with_store(Arc::clone(&store) as Arc<dyn TokenStore>)
+        .with_visitor(Arc::new(HeadlessVisitor::new(client())));
+    let err = p.login().await.unwrap_err();
+    assert!(matches!(err, AuthError::IssuerMismatch { .. }), "{err:?}");
+    assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.code_grants.load(Ordering::SeqCst), 0);
 }

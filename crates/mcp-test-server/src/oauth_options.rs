@@ -68,6 +68,24 @@ pub struct OAuthOptions {
     /// also allowed the client-credentials grant). Repeatable.
     #[arg(long, value_name = "ID:SECRET", requires = "oauth")]
     pub oauth_client: Vec<PreRegistered>,
+
+    /// OAuth: confidential clients only: `none` is not among the token endpoint auth
+    /// methods, so dynamic registration issues a client secret.
+    #[arg(long, requires = "oauth")]
+    pub oauth_confidential: bool,
+
+    /// OAuth: no protected resource metadata (a 2025-03-26 server): its paths are 404 and
+    /// the 401 challenge names no `resource_metadata`, so a client takes the server's
+    /// origin for the authorization server.
+    #[arg(long, requires = "oauth")]
+    pub oauth_no_resource_metadata: bool,
+
+    /// OAuth, hostile: claim to be the authorization server ISSUER (another server's): the
+    /// metadata's `issuer` and every redirect's `iss` say ISSUER while the endpoints stay
+    /// here, `/authorize` approves any `client_id`, and the token endpoint records the
+    /// client credentials it is sent (see `GET /oauth/test/log`) before refusing them.
+    #[arg(long, value_name = "ISSUER", requires = "oauth")]
+    pub oauth_claim_issuer: Option<String>,
 }
 
 impl Default for OAuthOptions {
@@ -83,6 +101,9 @@ impl Default for OAuthOptions {
             oauth_cimd: false,
             oauth_no_refresh: false,
             oauth_client: Vec::new(),
+            oauth_confidential: false,
+            oauth_no_resource_metadata: false,
+            oauth_claim_issuer: None,
         }
     }
 }

@@ -94,6 +94,14 @@ pub struct RegisteredClient {
     /// The redirect URIs registered.
     #[serde(default)]
     pub redirect_uris: Vec<String>,
+    /// The (verified) issuer that registered it. A stored client is used only with this
+    /// issuer; one without (stored by an older version, when the issuer was not always
+    /// checked) is not used at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
+    /// The token endpoint it was registered for: its credentials go to no other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint: Option<String>,
 }
 
 impl RegisteredClient {
@@ -104,7 +112,16 @@ impl RegisteredClient {
             client_secret: None,
             token_endpoint_auth_method: None,
             redirect_uris: Vec::new(),
+            issuer: None,
+            token_endpoint: None,
         }
+    }
+
+    /// Whether this (stored) client belongs to `issuer` and its `token_endpoint`, so its
+    /// credentials may be sent there.
+    pub fn is_bound_to(&self, issuer: &str, token_endpoint: &str) -> bool {
+        self.issuer.as_deref() == Some(issuer)
+            && self.token_endpoint.as_deref() == Some(token_endpoint)
     }
 }
 

@@ -10,6 +10,8 @@ mod help;
 mod interaction;
 mod json_output;
 mod oauth;
+mod oauth_issuer;
+mod oauth_support;
 mod pty;
 mod requests;
 mod resources;

@@ -3,63 +3,12 @@
 //! callback; then commands with the stored (and refreshed) token; `mcp logout`; the login
 //! hint; private token files; nothing secret printed even at -vvv.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::json;
 
-use crate::support::{HttpServer, dir_with_config, mcp_env};
-
-/// A "browser": GETs the URL it is given and follows the redirects, the last one to the
-/// `mcp login` loopback listener. Run as a program with the URL as its one argument.
-fn browser(dir: &Path) -> PathBuf {
-    let path = dir.join("follow-url");
-    std::fs::write(
-        &path,
-        "#!/usr/bin/env python3\nimport sys, urllib.request\nurllib.request.urlopen(sys.argv[1], timeout=30).read()\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    path
-}
-
-/// Every token file's content, concatenated, and the secrets found in them.
-fn token_files(oauth_dir: &Path) -> (String, Vec<String>) {
-    let mut all = String::new();
-    let mut secrets = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(oauth_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        let text = std::fs::read_to_string(&path).unwrap();
-        for marker in ["at_", "rt_", "cs_"] {
-            let mut rest = text.as_str();
-            while let Some(i) = rest.find(marker) {
-                let secret: String = rest[i..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if secret.len() > 20 {
-                    secrets.push(secret);
-                }
-                rest = &rest[i + marker.len()..];
-            }
-        }
-        all.push_str(&text);
-    }
-    (all, secrets)
-}
-
 #[cfg(unix)]
-fn mode(path: &Path) -> u32 {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
-}
+use crate::oauth_support::mode;
+use crate::oauth_support::{browser, token_files};
+use crate::support::{HttpServer, dir_with_config, mcp_env};
 
 #[test]
 fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() {

@@ -30,6 +30,7 @@ impl OAuth {
             );
         };
         let form = params(&collected.to_bytes());
+        self.log.token_request(&form, basic.as_ref());
         let (client_id, client) = match self.authenticate(basic, &form) {
             Ok(found) => found,
             Err(refused) => return *refused,
