@@ -86,6 +86,11 @@ pub struct OAuthOptions {
     /// client credentials it is sent (see `GET /oauth/test/log`) before refusing them.
     #[arg(long, value_name = "ISSUER", requires = "oauth")]
     pub oauth_claim_issuer: Option<String>,
+
+    /// OAuth, fault: issue access tokens with CR LF and a forged header line in them, which
+    /// no HTTP header can carry (a client must refuse them, not store them).
+    #[arg(long, requires = "oauth")]
+    pub oauth_crlf_token: bool,
 }
 
 impl Default for OAuthOptions {
@@ -104,6 +109,7 @@ impl Default for OAuthOptions {
             oauth_confidential: false,
             oauth_no_resource_metadata: false,
             oauth_claim_issuer: None,
+            oauth_crlf_token: false,
         }
     }
 }

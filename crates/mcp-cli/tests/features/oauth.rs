@@ -207,3 +207,35 @@ fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
     assert_eq!(again.code(), 1, "{again:?}");
     assert!(again.stderr.contains("mcp login locked"), "{again:?}");
 }
+
+/// Issue 22 item 11. Before: the token was stored and every later command failed.
+#[test]
+fn an_access_token_no_header_can_carry_is_refused_at_login_and_not_stored() {
+    let server = HttpServer::start(&["--oauth", "--oauth-crlf-token"]);
+    let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
+    let config_dir = dir.path().join("mcp-config");
+    let browser = browser(dir.path());
+    let env = [
+        ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
+        ("BROWSER", browser.to_str().unwrap()),
+    ];
+    let login = mcp_env(dir.path(), &["login", "locked"], "", &env);
+    assert_eq!(login.code(), 1, "{login:?}");
+    assert!(
+        login.stderr.contains("access token") && login.stderr.contains("RFC 6750"),
+        "the refusal says what is wrong with the token: {login:?}"
+    );
+    assert!(
+        !login.stderr.contains("at_") && !login.stderr.contains("X-Injected"),
+        "the token stays out of the message: {login:?}"
+    );
+    let stored = std::fs::read_dir(config_dir.join("oauth"))
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|name| name.starts_with("tokens-"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    assert!(stored.is_empty(), "no token file: {stored:?}");
+}

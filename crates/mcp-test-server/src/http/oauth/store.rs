@@ -113,9 +113,12 @@ impl Store {
         (code.expires > Instant::now()).then_some(code)
     }
 
-    /// Issue an access token valid for `ttl`.
-    pub(super) fn issue_access(&self, grant: Grant, ttl: Duration) -> String {
-        let value = secret("at");
+    /// Issue an access token valid for `ttl`; with `crlf`, one that breaks an HTTP header.
+    pub(super) fn issue_access(&self, grant: Grant, ttl: Duration, crlf: bool) -> String {
+        let mut value = secret("at");
+        if crlf {
+            value.push_str("\r\nX-Injected: 1");
+        }
         lock(&self.inner)
             .access
             .insert(value.clone(), (grant, Instant::now() + ttl));

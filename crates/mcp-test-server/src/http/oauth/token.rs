@@ -167,9 +167,11 @@ impl OAuth {
     fn tokens(&self, grant: Grant, refresh: bool) -> Response<Body> {
         let ttl = self.options.oauth_token_ttl;
         let scope = grant.scopes.join(" ");
-        let access = self
-            .store
-            .issue_access(grant.clone(), Duration::from_secs(ttl));
+        let access = self.store.issue_access(
+            grant.clone(),
+            Duration::from_secs(ttl),
+            self.options.oauth_crlf_token,
+        );
         let mut body = json!({
             "access_token": access,
             "token_type": "Bearer",
