@@ -544,6 +544,78 @@ async fn the_loopback_listener_binds_loopback_and_takes_one_callback() {
     assert!(get(port, "/callback?code=again").await.is_none());
 }
 
+/// Wait (bounded) until something listens on 127.0.0.1:`port`; the connection made (idle).
+async fn connect_when_listening(port: u16) -> tokio::net::TcpStream {
+    for _ in 0..250 {
+        if let Ok(stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
+            return stream;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("nothing listens on 127.0.0.1:{port}");
+}
+
+fn loopback_visit(
+    timeout: Duration,
+) -> (
+    u16,
+    tokio::task::JoinHandle<Result<AuthorizationResponse, AuthError>>,
+) {
+    let visitor = LoopbackVisitor::new(None, "/callback")
+        .unwrap()
+        .with_opener(BrowserOpener::Print)
+        .with_timeout(timeout);
+    let port = visitor.redirect_uri().port().unwrap();
+    let visit = tokio::spawn(async move {
+        let url = Url::parse("https://as.example/authorize?state=s1").unwrap();
+        visitor.visit(&url).await
+    });
+    (port, visit)
+}
+
+#[tokio::test]
+async fn idle_local_connections_do_not_hold_up_the_callback() {
+    // Issue 22 item 10. Before: connections were served one at a time, 10 s each, so an
+    // idle one ahead of the callback outlasted this login's 8 s.
+    let (port, visit) = loopback_visit(Duration::from_secs(8));
+    let mut idle = vec![connect_when_listening(port).await];
+    for _ in 0..2 {
+        idle.push(
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .unwrap(),
+        );
+    }
+    let status = tokio::time::timeout(
+        Duration::from_secs(20),
+        get(port, "/callback?code=c0de&state=s1"),
+    )
+    .await
+    .expect("the callback is answered");
+    assert!(
+        status.as_deref().is_some_and(|s| s.contains("200")),
+        "{status:?}"
+    );
+    let response = visit.await.unwrap().unwrap();
+    assert_eq!(response.code, Some(Secret::new("c0de")));
+    drop(idle);
+}
+
+#[tokio::test]
+async fn a_callback_with_another_state_gets_an_error_page_and_the_login_goes_on() {
+    // Issue 22 item 10. Before: any local request on the callback path ended the login.
+    let (port, visit) = loopback_visit(Duration::from_secs(20));
+    drop(connect_when_listening(port).await);
+    let forged = get(port, "/callback?code=evil&state=forged").await.unwrap();
+    assert!(forged.contains("400"), "{forged}");
+    assert!(!visit.is_finished(), "the login still waits");
+    let status = get(port, "/callback?code=c0de&state=s1").await.unwrap();
+    assert!(status.contains("200"), "{status}");
+    let response = visit.await.unwrap().unwrap();
+    assert_eq!(response.code, Some(Secret::new("c0de")));
+    assert_eq!(response.state.as_deref(), Some("s1"));
+}
+
 #[tokio::test]
 async fn the_loopback_listener_gives_up_after_its_timeout() {
     let visitor = LoopbackVisitor::new(None, "callback")

@@ -15,11 +15,15 @@ use crate::AuthError;
 pub const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(300);
 /// The bound on one request line and its headers.
 const REQUEST_LIMIT: usize = 16 * 1024;
+/// How many local connections the listener reads at once (each for at most 10 s).
+const MAX_CONNECTIONS: usize = 16;
 
 /// Opens the authorization URL in a browser ([`BrowserOpener`]) and listens on
 /// `127.0.0.1` (never another interface) for the redirect: it takes exactly one request on
-/// the callback path, answers it with a short page, and closes. Other paths (a browser's
-/// `/favicon.ico`) get a 404 and do not count.
+/// the callback path with the authorization request's `state`, answers it with a short
+/// page, and closes. Connections are served concurrently (at most 16 at a time), so idle
+/// ones hold nothing up; other paths (a browser's `/favicon.ico`) get a 404 and a request
+/// with another `state` an error page, and neither ends the wait.
 #[derive(Debug, Clone)]
 pub struct LoopbackVisitor {
     redirect_uri: Url,
@@ -70,41 +74,95 @@ impl LoopbackVisitor {
             .await
             .map_err(|e| AuthError::Visit(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
         open_url(authorization_url, &self.opener)?;
-        let wait = async {
-            loop {
-                let (mut stream, _) = listener
-                    .accept()
-                    .await
-                    .map_err(|e| AuthError::Visit(format!("callback listener: {e}")))?;
-                let Some(target) = read_request_target(&mut stream).await else {
-                    continue;
-                };
-                let Ok(url) = self.redirect_uri.join(&target) else {
-                    respond(&mut stream, 400, "Bad request.").await;
-                    continue;
-                };
-                if url.path() != self.redirect_uri.path() {
-                    respond(&mut stream, 404, "Not found.").await;
-                    continue;
-                }
-                let response = AuthorizationResponse::from_url(&url);
-                let page = if response.error.is_some() {
-                    "Authorization was refused. You can close this window."
-                } else {
-                    "Authorization received. You can close this window and return to the application."
-                };
-                respond(&mut stream, 200, page).await;
-                return Ok(response);
-            }
+        let callback = Callback {
+            redirect_uri: self.redirect_uri.clone(),
+            state: query_value(authorization_url, "state"),
         };
-        match tokio::time::timeout(self.timeout, wait).await {
+        match tokio::time::timeout(self.timeout, callback.wait(&listener)).await {
             Ok(result) => result,
             Err(_) => Err(AuthError::Visit(format!(
                 "no authorization callback within {} s",
                 self.timeout.as_secs()
             ))),
         }
-        // The listener is dropped here: it took its one callback (or timed out).
+        // The listener is dropped here, and with it every connection still being read: it
+        // took its one callback (or timed out).
+    }
+}
+
+/// The value of the query parameter `name` of `url`.
+fn query_value(url: &Url, name: &str) -> Option<String> {
+    url.query_pairs()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// What one login's listener waits for: a request on the redirect URI's path carrying the
+/// `state` of the authorization request.
+#[derive(Clone)]
+struct Callback {
+    redirect_uri: Url,
+    /// The authorization request's `state` (`None`: it had none, any callback will do).
+    state: Option<String>,
+}
+
+impl Callback {
+    /// Serve connections concurrently (at most [`MAX_CONNECTIONS`] at a time, each read
+    /// bounded) until one brings this login's callback. An idle connection holds up no
+    /// other, and a request with another `state` (a stale tab, another local program) gets
+    /// an error page while the wait goes on. Bounded by the caller's timeout.
+    async fn wait(self, listener: &TcpListener) -> Result<AuthorizationResponse, AuthError> {
+        let (found, mut arrived) = tokio::sync::mpsc::channel(1);
+        // Dropped on return: connections still being read are aborted.
+        let mut connections = tokio::task::JoinSet::new();
+        loop {
+            tokio::select! {
+                Some(response) = arrived.recv() => return Ok(response),
+                accepted = listener.accept(), if connections.len() < MAX_CONNECTIONS => {
+                    let (stream, _) = accepted
+                        .map_err(|e| AuthError::Visit(format!("callback listener: {e}")))?;
+                    connections.spawn(self.clone().serve(stream, found.clone()));
+                }
+                Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            }
+        }
+    }
+
+    /// Answer one connection; send the response on `found` when it is the callback.
+    async fn serve(
+        self,
+        mut stream: tokio::net::TcpStream,
+        found: tokio::sync::mpsc::Sender<AuthorizationResponse>,
+    ) {
+        let Some(target) = read_request_target(&mut stream).await else {
+            return;
+        };
+        let Ok(url) = self.redirect_uri.join(&target) else {
+            respond(&mut stream, 400, "Bad request.").await;
+            return;
+        };
+        if url.path() != self.redirect_uri.path() {
+            respond(&mut stream, 404, "Not found.").await;
+            return;
+        }
+        let response = AuthorizationResponse::from_url(&url);
+        if self.state.is_some() && response.state != self.state {
+            respond(
+                &mut stream,
+                400,
+                "This response is not for the login in progress (its state differs). \
+                 The login goes on: finish it in the window it opened.",
+            )
+            .await;
+            return;
+        }
+        let page = if response.error.is_some() {
+            "Authorization was refused. You can close this window."
+        } else {
+            "Authorization received. You can close this window and return to the application."
+        };
+        respond(&mut stream, 200, page).await;
+        let _ = found.send(response).await;
     }
 }
 
