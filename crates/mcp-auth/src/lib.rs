@@ -52,6 +52,7 @@ mod enterprise;
 mod error;
 mod flow;
 mod jwt;
+mod local_files;
 mod net;
 mod pkce;
 mod provider;
@@ -59,6 +60,8 @@ mod registration;
 mod secret;
 mod step_up;
 mod store;
+#[cfg(test)]
+mod test_support;
 mod token;
 mod visitor;
 

@@ -427,10 +427,10 @@ fn authorization(tokens: &StoredTokens) -> AuthHeaders {
 fn load_key(config: &OAuthConfig) -> Result<Option<SigningKey>, AuthError> {
     let pem = match (&config.private_key_pem, &config.private_key_file) {
         (Some(pem), _) => pem.expose().to_owned(),
-        (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
+        (None, Some(path)) => crate::local_files::read_text(path).map_err(|e| {
             AuthError::Config(format!(
-                "cannot read the private key {}: {e}",
-                path.display()
+                "the private key: {}",
+                crate::local_files::describe(&e)
             ))
         })?,
         (None, None) => return Ok(None),
@@ -482,5 +482,33 @@ impl AuthHook for OAuthProvider {
 
     fn max_retries(&self) -> usize {
         1 + self.config.max_step_ups as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_dev_zero_as_the_private_key_file_is_a_clear_error_at_once() {
+        // Issue 22 item 5. Before: a FIFO hung `OAuthProvider::new`; /dev/zero was read
+        // until memory ran out.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("key.pem");
+        crate::test_support::mkfifo(&fifo);
+        for (path, kind) in [(fifo, "FIFO"), ("/dev/zero".into(), "character device")] {
+            let mut config = OAuthConfig::new();
+            config.private_key_file = Some(path);
+            let err = crate::test_support::within_10s(move || load_key(&config).map(|_| ()))
+                .expect("bounded")
+                .unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, AuthError::Config(_)), "{text}");
+            assert!(
+                text.contains("not a regular file") && text.contains(kind),
+                "{text}"
+            );
+        }
     }
 }

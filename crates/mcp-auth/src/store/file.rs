@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::{RegisteredClient, StoredTokens, TokenStore};
-use crate::AuthError;
+use crate::{AuthError, local_files};
 
 /// Tokens and clients in files under one directory: `tokens-<hash>.json` per server and
 /// `client-<hash>.json` per issuer (the hash is of the URL, so any URL makes a safe name).
@@ -49,15 +49,12 @@ impl FileTokenStore {
     }
 
     fn read<T: serde::de::DeserializeOwned>(&self, path: &Path) -> Result<Option<T>, AuthError> {
-        match fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        match local_files::read_text(path) {
+            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
                 AuthError::Store(format!("{} is not a valid token file: {e}", path.display()))
             }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(AuthError::Store(format!(
-                "cannot read {}: {e}",
-                path.display()
-            ))),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(AuthError::Store(local_files::describe(&e))),
         }
     }
 
@@ -201,5 +198,38 @@ mod tests {
         // A corrupt file is a clear error, not a panic.
         fs::write(store.path("tokens", "x"), b"{").unwrap();
         assert!(matches!(store.load_tokens("x"), Err(AuthError::Store(_))));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_as_a_token_file_is_a_clear_error_at_once() {
+        // Issue 22 item 5. Before: a FIFO hung the read; /dev/zero was read until memory
+        // ran out.
+        let tmp = tempfile::tempdir().unwrap();
+        let store = FileTokenStore::new(tmp.path());
+        crate::test_support::mkfifo(&store.path("tokens", "http://fifo/mcp"));
+        std::os::unix::fs::symlink("/dev/zero", store.path("client", "http://zero")).unwrap();
+        let (fifo_store, zero_store) = (store.clone(), store.clone());
+        let fifo =
+            crate::test_support::within_10s(move || fifo_store.load_tokens("http://fifo/mcp"))
+                .expect("a FIFO token file does not hang");
+        let zero = crate::test_support::within_10s(move || zero_store.load_client("http://zero"))
+            .expect("/dev/zero as a client file is not read");
+        for (result, kind) in [
+            (fifo.map(|_| ()), "FIFO"),
+            (zero.map(|_| ()), "character device"),
+        ] {
+            let err = result.unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, AuthError::Store(_)), "{text}");
+            assert!(
+                text.contains("not a regular file") && text.contains(kind),
+                "{text}"
+            );
+        }
+        // A file past the bound is refused too.
+        std::fs::write(store.path("tokens", "big"), vec![b' '; 2 << 20]).unwrap();
+        let err = store.load_tokens("big").unwrap_err();
+        assert!(err.to_string().contains("larger than"), "{err}");
     }
 }

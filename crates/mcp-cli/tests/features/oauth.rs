@@ -239,3 +239,33 @@ fn an_access_token_no_header_can_carry_is_refused_at_login_and_not_stored() {
         .unwrap_or_default();
     assert!(stored.is_empty(), "no token file: {stored:?}");
 }
+
+/// Issue 22 item 5, as a person sees it: an `assertionFile` that is not a regular file is
+/// one clear error naming it, at once (before: `/dev/zero` was read until memory ran out).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_assertion_file_that_is_a_device_is_named_in_one_clear_error() {
+    let server = HttpServer::start(&["--oauth"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("servers.json");
+    let servers = json!({"mcpServers": {"workload": {
+        "type": "http",
+        "url": server.url,
+        "oauth": {"grant": "jwt_bearer", "clientId": "w", "assertionFile": "/dev/zero"},
+    }}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let config_dir = dir.path().join("mcp-config");
+    let env = [("MCP_CONFIG_DIR", config_dir.to_str().unwrap())];
+    let run = mcp_env(
+        dir.path(),
+        &["--config", config.to_str().unwrap(), "tools", "workload"],
+        "",
+        &env,
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("/dev/zero: not a regular file (character device)"),
+        "{run:?}"
+    );
+}
