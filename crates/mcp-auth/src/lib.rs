@@ -77,7 +77,10 @@ pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
 #[cfg(feature = "keyring")]
 pub use store::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
-pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};
+pub use store::{
+    FileTokenStore, LockScope, MemoryTokenStore, RegisteredClient, StoreLock, StoredTokens,
+    TokenStore,
+};
 pub use token::TokenAuthMethod;
 pub use visitor::{
     AuthorizationResponse, AuthorizationVisitor, BrowserOpener, HeadlessVisitor, LoopbackVisitor,

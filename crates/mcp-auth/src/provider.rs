@@ -13,7 +13,8 @@ use crate::dpop::{DpopState, proof_nonce};
 use crate::flow::Flow;
 use crate::jwt::SigningKey;
 use crate::step_up::StepUps;
-use crate::store::{MemoryTokenStore, StoredTokens, TokenStore};
+use crate::store::lock::{self, LOCK_WAIT};
+use crate::store::{LockScope, MemoryTokenStore, StoredTokens, TokenStore};
 use crate::visitor::AuthorizationVisitor;
 use crate::{AuthError, Grant, OAuthConfig};
 
@@ -43,7 +44,23 @@ struct Session {
     discovery: Option<Discovery>,
     /// The step-ups made recently (bounded across requests, see `step_up`).
     step_ups: StepUps,
+    /// Renewed tokens could not be stored (the message names the file): every later
+    /// request fails with it, until a login stores tokens. Not stored, the refresh token
+    /// the server may already have rotated is lost to every other process: carrying on
+    /// quietly would hide that until the next process needs a login.
+    unsaved: Option<String>,
 }
+
+/// What renewing the held tokens came to.
+enum Renewal {
+    /// Usable tokens: refreshed here, or renewed by another process and adopted.
+    Fresh(StoredTokens),
+    /// None without a new authorization, and why (for the person who must log in).
+    Login(String),
+}
+
+/// Why a login is needed when no token is held at all.
+const NO_TOKEN: &str = "the server demands authorization and no usable token is stored";
 
 /// The OAuth 2.1 client of one MCP server. Give it to the HTTP transport as its auth hook
 /// (`Arc<OAuthProvider>` is an `Arc<dyn AuthHook>`): it puts the bearer token on every
@@ -170,6 +187,7 @@ impl OAuthProvider {
         session.tokens = None;
         session.loaded = true;
         session.discovery = None;
+        let _held = self.lock_tokens().await?;
         self.store.remove_tokens(&self.key)?;
         *lock(&self.state) = AuthState::NeedsLogin;
         Ok(())
@@ -196,6 +214,24 @@ impl OAuthProvider {
                 *state = AuthState::NeedsLogin;
             }
         }
+    }
+
+    /// This server's tokens, locked across the processes sharing the store.
+    async fn lock_tokens(&self) -> Result<crate::StoreLock, AuthError> {
+        lock::acquire(self.store.as_ref(), LockScope::Tokens(&self.key), LOCK_WAIT).await
+    }
+
+    /// Use `tokens` (renewed by another process) from now on.
+    fn adopt(
+        &self,
+        session: &mut Session,
+        tokens: StoredTokens,
+    ) -> Result<StoredTokens, AuthError> {
+        if let Some(key) = tokens.dpop_key.as_ref() {
+            self.dpop.adopt(key)?;
+        }
+        session.tokens = Some(tokens.clone());
+        Ok(tokens)
     }
 
     fn load(&self, session: &mut Session) -> Result<(), AuthError> {
@@ -233,61 +269,149 @@ impl OAuthProvider {
         }
         let mut tokens = flow.authorize(&discovery, &scopes).await?;
         tokens.step_up_scopes = step_up_from.map(|_| scopes);
-        self.store.save_tokens(&self.key, &tokens)?;
+        {
+            let _held = self.lock_tokens().await?;
+            self.store.save_tokens(&self.key, &tokens)?;
+        }
+        session.unsaved = None;
         session.tokens = Some(tokens.clone());
         session.discovery = Some(discovery);
         Ok(tokens)
     }
 
-    /// Refresh `tokens` (or, for client credentials, get new ones): `None` when there is
-    /// no way without a new authorization.
+    /// Renew the held tokens: refresh them (or, for the unattended grants, run the grant
+    /// again), under the store's lock for this server, so processes sharing the store make
+    /// one request: whoever gets the lock second finds the tokens the first stored, and
+    /// adopts them. [`Renewal::Login`] when only a new authorization can help.
     async fn renew(
         &self,
         session: &mut Session,
         challenge: Option<&BearerChallenge>,
-    ) -> Option<StoredTokens> {
-        let tokens = session.tokens.clone()?;
+    ) -> Result<Renewal, AuthError> {
+        let Some(held) = session.tokens.clone() else {
+            return Ok(Renewal::Login(NO_TOKEN.to_owned()));
+        };
         let flow = self.flow(self.visitor.as_deref());
         let discovery = match session.discovery.clone() {
-            Some(d) if challenge.is_none() && d.issuer == tokens.issuer => d,
+            Some(d) if challenge.is_none() && d.issuer == held.issuer => d,
             _ => match flow.discover(challenge).await {
                 Ok(d) => d,
                 Err(e) => {
                     tracing::debug!(error = %mcp_types::error_chain(&e), "discovery before refresh failed");
-                    return None;
+                    return Ok(Renewal::Login(format!(
+                        "the authorization server could not be found again ({})",
+                        mcp_types::error_chain(&e)
+                    )));
                 }
             },
         };
-        if discovery.issuer != tokens.issuer {
+        if discovery.issuer != held.issuer {
             // The resource moved to another authorization server: its tokens (and client)
             // are no good there. Authorize again.
-            tracing::info!(from = %tokens.issuer, to = %discovery.issuer, "the authorization server changed");
+            tracing::info!(from = %held.issuer, to = %discovery.issuer, "the authorization server changed");
             session.discovery = Some(discovery);
-            return None;
+            return Ok(Renewal::Login(
+                "the server moved to another authorization server".to_owned(),
+            ));
         }
-        let renewed = match flow.refresh(&discovery, &tokens).await {
-            Some(result) => result,
-            None if self.config.grant.is_unattended() => {
-                flow.authorize(&discovery, &tokens.scopes).await
-            }
-            None => return None,
+        let _held = self.lock_tokens().await?;
+        // Under the lock the store is the truth: another process may have renewed the
+        // tokens meanwhile (then they are used as they are: no request), or logged out.
+        let Some(current) = self.store.load_tokens(&self.key)? else {
+            session.tokens = None;
+            return Ok(Renewal::Login("the stored tokens were removed".to_owned()));
         };
-        session.discovery = Some(discovery);
-        match renewed {
-            Ok(mut fresh) => {
-                // Refreshed step-up tokens are still the step-up's (same grant).
-                fresh.step_up_scopes = tokens.step_up_scopes.clone();
-                if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
-                    tracing::warn!(error = %mcp_types::error_chain(&e), "cannot store refreshed tokens");
-                }
-                session.tokens = Some(fresh.clone());
-                Some(fresh)
-            }
-            Err(e) => {
-                tracing::info!(error = %mcp_types::error_chain(&e), "refresh failed; a new authorization is needed");
-                None
-            }
+        if current != held && current.issuer == held.issuer && !current.is_expired() {
+            tracing::debug!("using the tokens another process renewed");
+            return self.adopt(session, current).map(Renewal::Fresh);
         }
+        let renewal = self
+            .refresh_locked(session, &flow, &discovery, current)
+            .await;
+        session.discovery = Some(discovery);
+        renewal
+    }
+
+    /// The renewal proper, the lock held: refresh `tokens`, store the result (a failed save
+    /// is an error naming the file: the old refresh token may be spent already). A refresh
+    /// answered `invalid_grant` reads the store once more, in case a process that takes no
+    /// lock rotated the refresh token; `invalid_client` or `unauthorized_client` forgets
+    /// the stored client, so the next login registers anew.
+    async fn refresh_locked(
+        &self,
+        session: &mut Session,
+        flow: &Flow<'_>,
+        discovery: &Discovery,
+        mut tokens: StoredTokens,
+    ) -> Result<Renewal, AuthError> {
+        let mut read_again = false;
+        loop {
+            let result = match flow.refresh(discovery, &tokens).await {
+                Some(result) => result,
+                None if self.config.grant.is_unattended() => {
+                    flow.authorize(discovery, &tokens.scopes).await
+                }
+                None => return Ok(Renewal::Login("no refresh token is stored".to_owned())),
+            };
+            let error = match result {
+                Ok(mut fresh) => {
+                    // Refreshed step-up tokens are still the step-up's (same grant).
+                    fresh.step_up_scopes = tokens.step_up_scopes.clone();
+                    session.tokens = Some(fresh.clone());
+                    if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
+                        session.unsaved = Some(match &e {
+                            AuthError::Store(message) => message.clone(),
+                            other => other.to_string(),
+                        });
+                        return Err(e);
+                    }
+                    return Ok(Renewal::Fresh(fresh));
+                }
+                Err(error) => error,
+            };
+            tracing::info!(error = %mcp_types::error_chain(&error), "refresh failed");
+            if refused_with(&error, &["invalid_grant"]) {
+                if !read_again {
+                    read_again = true;
+                    if let Some(newer) = self.store.load_tokens(&self.key)?
+                        && newer.refresh_token != tokens.refresh_token
+                        && newer.issuer == tokens.issuer
+                    {
+                        if !newer.is_expired() {
+                            return self.adopt(session, newer).map(Renewal::Fresh);
+                        }
+                        tokens = newer;
+                        continue;
+                    }
+                }
+                return Ok(Renewal::Login(
+                    "the authorization server refused the stored refresh token (expired or revoked)"
+                        .to_owned(),
+                ));
+            }
+            if refused_with(&error, &["invalid_client", "unauthorized_client"]) {
+                self.forget_client(discovery).await?;
+                return Ok(Renewal::Login(
+                    "the authorization server no longer knows this client".to_owned(),
+                ));
+            }
+            return Ok(Renewal::Login(format!(
+                "the refresh failed ({})",
+                mcp_types::error_chain(&error)
+            )));
+        }
+    }
+
+    /// Forget the client stored for `discovery`'s issuer (never a configured one: that is
+    /// the user's to fix), so the next authorization registers anew.
+    async fn forget_client(&self, discovery: &Discovery) -> Result<(), AuthError> {
+        if self.config.client_id.is_some() {
+            return Ok(());
+        }
+        let scope = LockScope::Client(&discovery.issuer);
+        let _held = lock::acquire(self.store.as_ref(), scope, LOCK_WAIT).await?;
+        tracing::info!(issuer = %discovery.issuer, "the authorization server does not know the stored client: forgetting it");
+        self.store.remove_client(&discovery.issuer)
     }
 
     fn login_required(&self, reason: &str) -> AuthError {
@@ -305,12 +429,16 @@ impl OAuthProvider {
     ) -> Result<Option<AuthHeaders>, AuthError> {
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
+        check_saved(&session)?;
         let Some(tokens) = session.tokens.clone() else {
             return Ok(None);
         };
-        let tokens = if tokens.expires_within(REFRESH_MARGIN) {
-            // Else send the old one: the server's 401 starts the authorization.
-            self.renew(&mut session, None).await.unwrap_or(tokens)
+        let tokens = if tokens.due_for_refresh(REFRESH_MARGIN) {
+            match self.renew(&mut session, None).await? {
+                Renewal::Fresh(fresh) => fresh,
+                // Send the old one: the server's 401 starts the authorization.
+                Renewal::Login(_) => tokens,
+            }
         } else {
             tokens
         };
@@ -341,6 +469,7 @@ impl OAuthProvider {
         let challenge = www_authenticate.and_then(parse_bearer_or_dpop);
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
+        check_saved(&session)?;
         if let Some(nonce) = dpop_nonce {
             self.dpop.set_rs_nonce(nonce);
             if status == 401
@@ -391,15 +520,17 @@ impl OAuthProvider {
                 return Ok(Some(authorization(tokens)));
             }
         }
-        if let Some(fresh) = self.renew(&mut session, challenge.as_ref()).await {
-            *lock(&self.state) = AuthState::Authorized;
-            return Ok(Some(authorization(&fresh)));
-        }
+        let reason = match self.renew(&mut session, challenge.as_ref()).await? {
+            Renewal::Fresh(fresh) => {
+                *lock(&self.state) = AuthState::Authorized;
+                return Ok(Some(authorization(&fresh)));
+            }
+            Renewal::Login(reason) => reason,
+        };
         session.tokens = None;
         if self.visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
             *lock(&self.state) = AuthState::NeedsLogin;
-            return Err(self
-                .login_required("the server demands authorization and no usable token is stored"));
+            return Err(self.login_required(&reason));
         }
         let result = self
             .authorize(
@@ -412,6 +543,19 @@ impl OAuthProvider {
         self.settle(&result);
         result.map(|t| Some(authorization(&t)))
     }
+}
+
+/// The error of an earlier failed save of renewed tokens, again (see `Session::unsaved`).
+fn check_saved(session: &Session) -> Result<(), AuthError> {
+    match &session.unsaved {
+        Some(message) => Err(AuthError::Store(message.clone())),
+        None => Ok(()),
+    }
+}
+
+/// Whether `error` is the authorization server refusing with one of `codes`.
+fn refused_with(error: &AuthError, codes: &[&str]) -> bool {
+    matches!(error, AuthError::Refused { error, .. } if codes.contains(&error.as_str()))
 }
 
 /// `Authorization: Bearer <token>`, or `DPoP <token>` for a DPoP-bound one (its proof is

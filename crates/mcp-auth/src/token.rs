@@ -185,9 +185,11 @@ impl TokenRequest<'_> {
             tokens.dpop_key = Some(key.pkcs8().clone());
         }
         tokens.refresh_token = response.refresh_token;
+        let now = now_secs();
+        tokens.issued_at = Some(now);
         tokens.expires_at = response
             .expires_in
-            .map(|s| now_secs().saturating_add(Duration::from_secs(s).as_secs()));
+            .map(|s| now.saturating_add(Duration::from_secs(s).as_secs()));
         tokens.scopes = match response.scope {
             Some(scope) => crate::challenge::split_scopes(Some(&scope)),
             None => self.scopes.to_vec(),

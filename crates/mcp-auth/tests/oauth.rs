@@ -262,7 +262,7 @@ fn route(
             let mut tokens = valid.lock().unwrap();
             tokens.clear();
             tokens.push(token.clone());
-            let expires = if faults.short_lived { 1 } else { 3600 };
+            let expires = if faults.short_lived { 0 } else { 3600 };
             response(
                 200,
                 &[],

@@ -91,6 +91,16 @@ pub struct OAuthOptions {
     /// no HTTP header can carry (a client must refuse them, not store them).
     #[arg(long, requires = "oauth")]
     pub oauth_crlf_token: bool,
+
+    /// OAuth: a registered redirect URI must match exactly, port included (as the
+    /// TypeScript SDK's authorization server does), not on any loopback port.
+    #[arg(long, requires = "oauth")]
+    pub oauth_strict_redirect: bool,
+
+    /// OAuth: answer each refresh token grant only after this many milliseconds (so that
+    /// concurrent refreshes overlap).
+    #[arg(long, value_name = "MS", requires = "oauth")]
+    pub oauth_refresh_delay_ms: Option<u64>,
 }
 
 impl Default for OAuthOptions {
@@ -110,6 +120,8 @@ impl Default for OAuthOptions {
             oauth_no_resource_metadata: false,
             oauth_claim_issuer: None,
             oauth_crlf_token: false,
+            oauth_strict_redirect: false,
+            oauth_refresh_delay_ms: None,
         }
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::lock::{self, LockScope, StoreLock};
 use super::{RegisteredClient, StoredTokens, TokenStore};
 use crate::{AuthError, local_files};
 
@@ -14,7 +15,9 @@ use crate::{AuthError, local_files};
 ///
 /// On Unix the directory is created 0700 and every file 0600; a file is replaced
 /// atomically (written to a temporary file in the same directory, then renamed), so a
-/// crash never leaves half a token file.
+/// crash never leaves half a token file. Its locks ([`TokenStore::try_lock`]) are advisory
+/// locks of empty files beside them (`tokens-<hash>.lock`, `client-<hash>.lock`), shared by
+/// every process using the directory.
 #[derive(Debug, Clone)]
 pub struct FileTokenStore {
     dir: PathBuf,
@@ -43,9 +46,7 @@ impl FileTokenStore {
     }
 
     fn path(&self, kind: &str, key: &str) -> PathBuf {
-        let hash = Sha256::digest(key.as_bytes());
-        let name: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
-        self.dir.join(format!("{kind}-{name}.json"))
+        self.dir.join(format!("{kind}-{}.json", file_stem(key)))
     }
 
     fn read<T: serde::de::DeserializeOwned>(&self, path: &Path) -> Result<Option<T>, AuthError> {
@@ -62,7 +63,7 @@ impl FileTokenStore {
         let fail = |what: &str, e: std::io::Error| {
             AuthError::Store(format!("cannot {what} {}: {e}", path.display()))
         };
-        create_private_dir(&self.dir).map_err(|e| fail("create the directory of", e))?;
+        create_private_dir(&self.dir).map_err(|e| fail("write", e))?;
         let bytes = serde_json::to_vec_pretty(value)
             .map_err(|e| AuthError::Store(format!("cannot encode tokens: {e}")))?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -78,6 +79,27 @@ impl FileTokenStore {
         }
         Ok(())
     }
+}
+
+/// The hash naming the files of `key` (a URL): 24 hex digits of its SHA-256.
+pub(crate) fn file_stem(key: &str) -> String {
+    let hash = Sha256::digest(key.as_bytes());
+    hash[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Open (creating it 0600, and its directory 0700) the lock file at `path`.
+pub(crate) fn open_lock_file(path: &Path) -> std::io::Result<fs::File> {
+    if let Some(dir) = path.parent() {
+        create_private_dir(dir)?;
+    }
+    let mut options = fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
 }
 
 #[cfg(unix)]
@@ -130,6 +152,18 @@ fn config_dir() -> Option<PathBuf> {
     env("XDG_CONFIG_HOME").or_else(|| env("HOME").map(|h| h.join(".config")))
 }
 
+/// Remove the file at `path`; a missing one is not an error, another names the file.
+fn remove(path: &Path) -> Result<(), AuthError> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(AuthError::Store(format!(
+            "cannot remove {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
 impl TokenStore for FileTokenStore {
     fn load_tokens(&self, server: &str) -> Result<Option<StoredTokens>, AuthError> {
         self.read(&self.path("tokens", server))
@@ -140,11 +174,7 @@ impl TokenStore for FileTokenStore {
     }
 
     fn remove_tokens(&self, server: &str) -> Result<(), AuthError> {
-        match fs::remove_file(self.path("tokens", server)) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(AuthError::Store(format!("cannot remove tokens: {e}"))),
-        }
+        remove(&self.path("tokens", server))
     }
 
     fn load_client(&self, issuer: &str) -> Result<Option<RegisteredClient>, AuthError> {
@@ -153,6 +183,15 @@ impl TokenStore for FileTokenStore {
 
     fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError> {
         self.write(&self.path("client", issuer), client)
+    }
+
+    fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
+        remove(&self.path("client", issuer))
+    }
+
+    fn try_lock(&self, scope: LockScope<'_>) -> Result<Option<StoreLock>, AuthError> {
+        let name = format!("{}-{}.lock", scope.kind(), file_stem(scope.key()));
+        lock::try_lock_file(&self.dir.join(name))
     }
 }
 

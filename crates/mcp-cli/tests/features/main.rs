@@ -11,6 +11,7 @@ mod interaction;
 mod json_output;
 mod oauth;
 mod oauth_issuer;
+mod oauth_journeys;
 mod oauth_support;
 mod pty;
 mod requests;

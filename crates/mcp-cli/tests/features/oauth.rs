@@ -7,13 +7,12 @@ use serde_json::json;
 
 #[cfg(unix)]
 use crate::oauth_support::mode;
-use crate::oauth_support::{browser, token_files};
+use crate::oauth_support::{browser, expire_access_tokens, token_files};
 use crate::support::{HttpServer, dir_with_config, mcp_env};
 
 #[test]
 fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() {
-    // Tokens live 2 s: inside the refresh margin, so every command refreshes first.
-    let server = HttpServer::start(&["--oauth", "--oauth-token-ttl", "2"]);
+    let server = HttpServer::start(&["--oauth"]);
     let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
     let config_dir = dir.path().join("mcp-config");
     let browser = browser(dir.path());
@@ -58,11 +57,13 @@ fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() 
     let (before, secrets) = token_files(&oauth_dir);
     assert!(!secrets.is_empty(), "tokens are stored: {before}");
 
+    // The access token expires on the server: the next command refreshes it.
+    expire_access_tokens(&server.url);
     let tools = run(&["-vvv", "tools", "locked"]);
     assert_eq!(tools.code(), 0, "{tools:?}");
     assert!(tools.stdout.contains("echo"), "{tools:?}");
     let (after, new_secrets) = token_files(&oauth_dir);
-    assert_ne!(before, after, "the expiring token was refreshed and stored");
+    assert_ne!(before, after, "the expired token was refreshed and stored");
     for secret in secrets.iter().chain(&new_secrets) {
         for output in [&login.stdout, &login.stderr, &tools.stdout, &tools.stderr] {
             assert!(

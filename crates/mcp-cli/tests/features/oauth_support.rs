@@ -63,8 +63,8 @@ pub fn origin(url: &str) -> String {
     url.strip_suffix("/mcp").unwrap_or(url).to_owned()
 }
 
-/// The test server's `GET /oauth/test/log`: `{"registrations": N, "token_requests": [...]}`.
-pub fn oauth_log(url: &str) -> Value {
+/// `METHOD path` to the test server of `url`, bounded; the status line and the body.
+pub fn request(url: &str, method: &str, path: &str) -> (String, String) {
     let authority = origin(url);
     let authority = authority.strip_prefix("http://").unwrap_or(&authority);
     let mut stream = std::net::TcpStream::connect(authority).expect("connect to the test server");
@@ -73,14 +73,80 @@ pub fn oauth_log(url: &str) -> Value {
         .expect("read timeout");
     write!(
         stream,
-        "GET /oauth/test/log HTTP/1.1\r\nhost: {authority}\r\nconnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nhost: {authority}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
     )
     .expect("send the request");
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("read the answer");
-    let body = answer
-        .split_once("\r\n\r\n")
-        .map(|(_, body)| body)
-        .unwrap_or_default();
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {answer}"))
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    (status, body.to_owned())
+}
+
+/// The test server's `GET /oauth/test/log`: `{"registrations": N, "token_requests": [...]}`.
+pub fn oauth_log(url: &str) -> Value {
+    let (status, body) = request(url, "GET", "/oauth/test/log");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {status} {body}"))
+}
+
+/// How many token requests of `grant_type` the test server of `url` received.
+pub fn token_requests(url: &str, grant_type: &str) -> usize {
+    oauth_log(url)["token_requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["grant_type"] == grant_type)
+        .count()
+}
+
+/// `POST /oauth/test/expire-access-tokens`: every access token expires now, so the next
+/// request is refused (401) and the client refreshes.
+pub fn expire_access_tokens(url: &str) {
+    let (status, _) = request(url, "POST", "/oauth/test/expire-access-tokens");
+    assert!(status.contains("204"), "{status}");
+}
+
+/// A project directory whose `.mcp.json` names `servers`, its own `MCP_CONFIG_DIR` and the
+/// "browser" of [`browser`]: `mcp` runs there as a person's would, one process each.
+pub struct OAuthHome {
+    pub dir: tempfile::TempDir,
+    pub config_dir: PathBuf,
+    browser: PathBuf,
+}
+
+impl OAuthHome {
+    pub fn new(servers: Value) -> Self {
+        let dir = crate::support::dir_with_config(servers);
+        let config_dir = dir.path().join("mcp-config");
+        let browser = browser(dir.path());
+        Self {
+            dir,
+            config_dir,
+            browser,
+        }
+    }
+
+    /// Where the file store keeps tokens and clients.
+    pub fn oauth_dir(&self) -> PathBuf {
+        self.config_dir.join("oauth")
+    }
+
+    fn env(&self) -> [(&str, &str); 2] {
+        [
+            ("MCP_CONFIG_DIR", self.config_dir.to_str().unwrap()),
+            ("BROWSER", self.browser.to_str().unwrap()),
+        ]
+    }
+
+    /// `mcp ARGS`, finished.
+    pub fn run(&self, args: &[&str]) -> crate::support::Run {
+        crate::support::mcp_env(self.dir.path(), args, "", &self.env())
+    }
+
+    /// `mcp ARGS`, started (for runs that overlap); finish with [`crate::support::finish`].
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        crate::support::command(self.dir.path(), args, &self.env())
+            .spawn()
+            .expect("spawn mcp")
+    }
 }

@@ -81,10 +81,13 @@ impl OAuth {
                 None => return Err("unknown client_id".to_owned()),
             }
         };
+        let strict = self.options.oauth_strict_redirect;
         let allowed = if registered.is_empty() {
             is_loopback(redirect_uri)
         } else {
-            registered.iter().any(|r| redirect_matches(r, redirect_uri))
+            registered
+                .iter()
+                .any(|r| r == redirect_uri || !strict && redirect_matches(r, redirect_uri))
         };
         if allowed {
             Ok(())

@@ -29,6 +29,12 @@ const AS_METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
 
 /// Where tests read what the authorization server received (`GET`).
 const TEST_LOG_PATH: &str = "/oauth/test/log";
+/// `POST`: forget every registered client, code and token, as a restart would.
+const TEST_FORGET_PATH: &str = "/oauth/test/forget";
+/// `POST`: expire every access token now (the refresh tokens stay good).
+const TEST_EXPIRE_PATH: &str = "/oauth/test/expire-access-tokens";
+/// `POST`: revoke every refresh token.
+const TEST_REVOKE_PATH: &str = "/oauth/test/revoke-refresh-tokens";
 
 /// The authorization server and the resource's token checks.
 #[derive(Debug)]
@@ -78,6 +84,21 @@ impl OAuth {
                 Ok(get_only(&method).unwrap_or_else(|| self.resource_metadata()))
             }
             TEST_LOG_PATH => Ok(get_only(&method).unwrap_or_else(|| self.log.reply())),
+            TEST_FORGET_PATH | TEST_EXPIRE_PATH | TEST_REVOKE_PATH if method != Method::POST => {
+                Ok(reply::method_not_allowed("POST"))
+            }
+            TEST_FORGET_PATH => {
+                self.store.forget();
+                Ok(reply::status(StatusCode::NO_CONTENT))
+            }
+            TEST_EXPIRE_PATH => {
+                self.store.expire_access_tokens();
+                Ok(reply::status(StatusCode::NO_CONTENT))
+            }
+            TEST_REVOKE_PATH => {
+                self.store.revoke_refresh_tokens();
+                Ok(reply::status(StatusCode::NO_CONTENT))
+            }
             AS_METADATA_PATH => Ok(get_only(&method).unwrap_or_else(|| self.server_metadata())),
             "/register" if !self.options.oauth_no_dcr => Ok(self.register(request).await),
             "/authorize" => Ok(match get_only(&method) {

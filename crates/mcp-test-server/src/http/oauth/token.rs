@@ -45,7 +45,12 @@ impl OAuth {
         }
         match get("grant_type") {
             "authorization_code" => self.code_grant(client_id, &form),
-            "refresh_token" => self.refresh_grant(client_id, &form),
+            "refresh_token" => {
+                if let Some(ms) = self.options.oauth_refresh_delay_ms {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                }
+                self.refresh_grant(client_id, &form)
+            }
             "client_credentials" if client.machine => {
                 let scopes = match self.requested_scopes(&form) {
                     Ok(scopes) => scopes,

@@ -1,0 +1,110 @@
+//! Issue 23: OAuth over days, as a person uses it. Every step is its own `mcp` process
+//! against `mcp __demo-server --oauth`, whose authorization server the test drives (forget
+//! its clients, expire its tokens) and reads (`/oauth/test/log`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::oauth_support::{OAuthHome, expire_access_tokens, oauth_log, token_requests};
+use crate::support::{HttpServer, finish};
+
+fn locked(server: &HttpServer) -> OAuthHome {
+    OAuthHome::new(json!({"locked": {"type": "http", "url": server.url}}))
+}
+
+#[test]
+fn two_processes_refreshing_a_rotating_token_make_one_refresh_request() {
+    // The access token expires on the server: both processes are refused (401) at the
+    // same moment and refresh. The server answers refreshes after 1.5 s, so they overlap;
+    // it rotates refresh tokens, so a second refresh with the first's token would fail.
+    let server = HttpServer::start(&["--oauth", "--oauth-refresh-delay-ms", "1500"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    expire_access_tokens(&server.url);
+    let args = ["tools", "locked"];
+    let (a, b) = (home.spawn(&args), home.spawn(&args));
+    let (a, b) = (finish(a, "", &args), finish(b, "", &args));
+    assert_eq!(a.code(), 0, "{a:?}");
+    assert_eq!(b.code(), 0, "{b:?}");
+    assert_eq!(
+        token_requests(&server.url, "refresh_token"),
+        1,
+        "one refresh request for two processes: {}",
+        oauth_log(&server.url)
+    );
+    // The rotated refresh token was kept: the next refresh uses it.
+    expire_access_tokens(&server.url);
+    let third = home.run(&args);
+    assert_eq!(third.code(), 0, "{third:?}");
+    assert_eq!(token_requests(&server.url, "refresh_token"), 2);
+}
+
+/// Makes a directory unwritable for the test's duration, even for root (where `chmod`
+/// alone does not stop writes: then the immutable attribute, where the file system has
+/// it). Restores it when dropped.
+struct Unwritable {
+    dir: PathBuf,
+    immutable: bool,
+}
+
+impl Unwritable {
+    /// `None` when neither works here.
+    fn make(dir: &Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o500)).unwrap();
+        let mut guard = Self {
+            dir: dir.to_owned(),
+            immutable: false,
+        };
+        if guard.writable() {
+            guard.immutable = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success());
+        }
+        (!guard.writable()).then_some(guard)
+    }
+
+    fn writable(&self) -> bool {
+        let probe = self.dir.join("probe");
+        let created = std::fs::write(&probe, b"x").is_ok();
+        let _ = std::fs::remove_file(probe);
+        created
+    }
+}
+
+impl Drop for Unwritable {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.immutable {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.dir)
+                .status();
+        }
+        let _ = std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o700));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_token_save_that_fails_is_an_error_naming_the_file() {
+    // Before: only a warning; with rotation the new refresh token was lost.
+    let server = HttpServer::start(&["--oauth"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    expire_access_tokens(&server.url);
+    let Some(_unwritable) = Unwritable::make(&home.oauth_dir()) else {
+        eprintln!("SKIPPED: cannot make a directory unwritable here (root without chattr)");
+        return;
+    };
+    let refused = home.run(&["tools", "locked"]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    let oauth_dir = home.oauth_dir();
+    assert!(
+        refused.stderr.contains(oauth_dir.to_str().unwrap()) && refused.stderr.contains("tokens-"),
+        "the error names the token file: {refused:?}"
+    );
+}
