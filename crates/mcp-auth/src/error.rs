@@ -124,6 +124,11 @@ impl From<AuthError> for mcp_http::Error {
     fn from(error: AuthError) -> Self {
         match error {
             AuthError::Http(inner) => inner,
+            // "login required: <why>": the caller names the server.
+            AuthError::LoginRequired { reason, .. } => Self::Authorization {
+                login_required: true,
+                message: reason,
+            },
             other => Self::Authorization {
                 login_required: other.is_login_required(),
                 // The whole chain: the message is all the HTTP error keeps of it.

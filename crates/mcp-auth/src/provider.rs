@@ -49,6 +49,9 @@ struct Session {
     /// the server may already have rotated is lost to every other process: carrying on
     /// quietly would hide that until the next process needs a login.
     unsaved: Option<String>,
+    /// Why the last renewal found that a login is needed: later requests without a token
+    /// (a client's fallback, a reconnect) say the same, not "no token".
+    login_reason: Option<String>,
 }
 
 /// What renewing the held tokens came to.
@@ -274,6 +277,7 @@ impl OAuthProvider {
             self.store.save_tokens(&self.key, &tokens)?;
         }
         session.unsaved = None;
+        session.login_reason = None;
         session.tokens = Some(tokens.clone());
         session.discovery = Some(discovery);
         Ok(tokens)
@@ -289,7 +293,8 @@ impl OAuthProvider {
         challenge: Option<&BearerChallenge>,
     ) -> Result<Renewal, AuthError> {
         let Some(held) = session.tokens.clone() else {
-            return Ok(Renewal::Login(NO_TOKEN.to_owned()));
+            let reason = session.login_reason.as_deref().unwrap_or(NO_TOKEN);
+            return Ok(Renewal::Login(reason.to_owned()));
         };
         let flow = self.flow(self.visitor.as_deref());
         let discovery = match session.discovery.clone() {
@@ -530,7 +535,9 @@ impl OAuthProvider {
         session.tokens = None;
         if self.visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
             *lock(&self.state) = AuthState::NeedsLogin;
-            return Err(self.login_required(&reason));
+            let error = self.login_required(&reason);
+            session.login_reason = Some(reason);
+            return Err(error);
         }
         let result = self
             .authorize(

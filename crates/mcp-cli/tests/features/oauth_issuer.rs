@@ -47,6 +47,11 @@ fn a_server_claiming_another_issuer_never_gets_its_client_secret() {
         "the refusal names the issuer check: {login_b:?}"
     );
     assert!(!login_b.stderr.contains(&a_secret), "{login_b:?}");
+    // The message names the server the user typed (before: `server ""`).
+    assert!(
+        login_b.stderr.starts_with("mcp: server \"b\": "),
+        "{login_b:?}"
+    );
 
     let received = oauth_log(&b.url);
     let requests = received["token_requests"].as_array().unwrap();

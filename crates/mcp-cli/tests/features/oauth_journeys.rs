@@ -6,11 +6,30 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::oauth_support::{OAuthHome, expire_access_tokens, oauth_log, token_requests};
+use crate::oauth_support::{
+    OAuthHome, expire_access_tokens, oauth_log, revoke_refresh_tokens, token_requests,
+};
 use crate::support::{HttpServer, finish};
 
 fn locked(server: &HttpServer) -> OAuthHome {
     OAuthHome::new(json!({"locked": {"type": "http", "url": server.url}}))
+}
+
+#[test]
+fn an_expired_refresh_token_ends_in_one_sentence_naming_the_login() {
+    let server = HttpServer::start(&["--oauth"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    expire_access_tokens(&server.url);
+    revoke_refresh_tokens(&server.url);
+    let refused = home.run(&["tools", "locked"]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    assert_eq!(refused.stderr.trim_end().lines().count(), 1, "{refused:?}");
+    assert!(
+        refused.stderr.trim_end().ends_with("run: mcp login locked"),
+        "{refused:?}"
+    );
+    assert!(!refused.stderr.contains("server \"\""), "{refused:?}");
 }
 
 #[test]

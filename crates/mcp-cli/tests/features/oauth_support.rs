@@ -106,6 +106,12 @@ pub fn expire_access_tokens(url: &str) {
     assert!(status.contains("204"), "{status}");
 }
 
+/// `POST /oauth/test/revoke-refresh-tokens`: every refresh token is refused from now on.
+pub fn revoke_refresh_tokens(url: &str) {
+    let (status, _) = request(url, "POST", "/oauth/test/revoke-refresh-tokens");
+    assert!(status.contains("204"), "{status}");
+}
+
 /// A project directory whose `.mcp.json` names `servers`, its own `MCP_CONFIG_DIR` and the
 /// "browser" of [`browser`]: `mcp` runs there as a person's would, one process each.
 pub struct OAuthHome {
