@@ -66,6 +66,24 @@ pub enum AuthError {
         /// `error_description`, when given.
         description: Option<String>,
     },
+    /// The authorization server does not accept the client: it does not know it (it
+    /// forgot it, or never registered it), does not allow it, or does not know its redirect
+    /// URI. A stored client is registered anew once within the same login before this is
+    /// returned; a configured one is never replaced, and `setting` names what to fix.
+    #[error(
+        "the authorization server does not accept the client: {error}{}{}",
+        description.as_deref().map(|d| format!(" ({d})")).unwrap_or_default(),
+        setting.as_deref().map(|s| format!("; check {s}")).unwrap_or_default()
+    )]
+    ClientRejected {
+        /// The OAuth error code (`invalid_client`, `unauthorized_client`), or the HTTP
+        /// status of a refusal without one.
+        error: String,
+        /// What the server said (its `error_description`, or its page's first line).
+        description: Option<String>,
+        /// The configuration to fix, for a configured client.
+        setting: Option<String>,
+    },
     /// The authorization response's `state` is not the one sent: possible CSRF, refused.
     #[error("authorization response refused: state does not match the request")]
     StateMismatch,

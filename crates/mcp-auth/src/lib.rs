@@ -55,6 +55,7 @@ mod jwt;
 mod local_files;
 mod net;
 mod pkce;
+mod preflight;
 mod provider;
 mod registration;
 mod secret;
@@ -83,6 +84,6 @@ pub use store::{
 };
 pub use token::TokenAuthMethod;
 pub use visitor::{
-    AuthorizationResponse, AuthorizationVisitor, BrowserOpener, HeadlessVisitor, LoopbackVisitor,
-    open_url,
+    AuthorizationResponse, AuthorizationRound, AuthorizationVisitor, BrowserOpener,
+    HeadlessVisitor, LoopbackVisitor, PastedRedirects, ShowUrl, open_in_browser, open_url,
 };

@@ -783,3 +783,31 @@ async fn metadata_claiming_another_issuer_is_refused_without_resource_metadata_t
     assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
     assert_eq!(server.counters.code_grants.load(Ordering::SeqCst), 0);
 }
+
+#[tokio::test]
+async fn the_loopback_visitor_listens_where_the_stored_client_was_registered_when_it_can() {
+    let visitor = LoopbackVisitor::new(None, "/callback")
+        .unwrap()
+        .with_opener(BrowserOpener::Print);
+    // A free port another login registered: this login listens there.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let registered = vec![format!("http://127.0.0.1:{port}/callback")];
+    let round = visitor.begin(&registered).await.unwrap();
+    assert_eq!(round.redirect_uri().as_str(), registered[0]);
+    // Busy (here: by that round): another port, so the provider registers again.
+    let other = visitor.begin(&registered).await.unwrap();
+    assert_ne!(other.redirect_uri().port(), Some(port));
+    assert_eq!(other.redirect_uri().path(), "/callback");
+    drop((round, other));
+    // A configured port is the only one.
+    let fixed = LoopbackVisitor::new(Some(port), "/callback").unwrap();
+    let round = fixed.begin(&[]).await.unwrap();
+    assert_eq!(round.redirect_uri().port(), Some(port));
+    let err = fixed.begin(&[]).await.err().unwrap();
+    assert!(
+        err.to_string().contains("configured callback port"),
+        "{err}"
+    );
+}

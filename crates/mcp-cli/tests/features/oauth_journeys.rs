@@ -7,12 +7,96 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::oauth_support::{
-    OAuthHome, expire_access_tokens, oauth_log, revoke_refresh_tokens, token_requests,
+    OAuthHome, expire_access_tokens, forget_everything, oauth_log, revoke_refresh_tokens,
+    token_requests,
 };
 use crate::support::{HttpServer, finish};
 
 fn locked(server: &HttpServer) -> OAuthHome {
     OAuthHome::new(json!({"locked": {"type": "http", "url": server.url}}))
+}
+
+/// The port of the redirect URI the stored client was registered with.
+fn registered_port(home: &OAuthHome) -> u16 {
+    let clients = home.clients();
+    assert_eq!(clients.len(), 1, "{clients:?}");
+    let uri = clients[0]["redirect_uris"][0].as_str().unwrap().to_owned();
+    url::Url::parse(&uri).unwrap().port().unwrap()
+}
+
+#[test]
+fn login_logout_login_reuses_the_registration_and_its_port() {
+    // Before: the second login listened on a new random port, which the authorization
+    // server (exact redirect URIs, like the TypeScript SDK's) did not know.
+    let server = HttpServer::start(&["--oauth", "--oauth-strict-redirect"]);
+    let home = locked(&server);
+    let first = home.run(&["login", "locked"]);
+    assert_eq!(first.code(), 0, "{first:?}");
+    let port = registered_port(&home);
+    let logout = home.run(&["logout", "locked"]);
+    assert_eq!(logout.code(), 0, "{logout:?}");
+    let again = home.run(&["login", "locked"]);
+    assert_eq!(again.code(), 0, "{again:?}");
+    assert_eq!(
+        oauth_log(&server.url)["registrations"],
+        1,
+        "one registration"
+    );
+    assert_eq!(registered_port(&home), port);
+    let tools = home.run(&["tools", "locked"]);
+    assert_eq!(tools.code(), 0, "{tools:?}");
+}
+
+#[test]
+fn a_busy_callback_port_registers_once_more_and_says_so_at_v() {
+    let server = HttpServer::start(&["--oauth", "--oauth-strict-redirect"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    let port = registered_port(&home);
+    let _busy = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    assert_eq!(home.run(&["logout", "locked"]).code(), 0);
+    let again = home.run(&["-v", "login", "locked"]);
+    assert_eq!(again.code(), 0, "{again:?}");
+    assert!(again.stderr.contains("registering again"), "{again:?}");
+    assert_eq!(oauth_log(&server.url)["registrations"], 2);
+    assert_ne!(registered_port(&home), port);
+    let tools = home.run(&["tools", "locked"]);
+    assert_eq!(tools.code(), 0, "{tools:?}");
+}
+
+#[test]
+fn a_server_that_forgot_the_client_gets_a_new_one_at_the_next_login() {
+    // login → the server restarts and forgets → a command → login.
+    let server = HttpServer::start(&["--oauth"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    forget_everything(&server.url);
+    let refused = home.run(&["tools", "locked"]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    assert!(
+        refused.stderr.trim_end().ends_with("run: mcp login locked"),
+        "{refused:?}"
+    );
+    let login = home.run(&["-v", "login", "locked"]);
+    assert_eq!(login.code(), 0, "{login:?}");
+    assert_eq!(oauth_log(&server.url)["registrations"], 2);
+    let tools = home.run(&["tools", "locked"]);
+    assert_eq!(tools.code(), 0, "{tools:?}");
+}
+
+#[test]
+fn a_login_after_the_server_forgot_the_client_registers_again_instead_of_waiting() {
+    // Before: the browser landed on the server's error page and `mcp login` waited for a
+    // callback that never came (300 s; here the test's 60 s bound).
+    let server = HttpServer::start(&["--oauth"]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    forget_everything(&server.url);
+    let login = home.run(&["-v", "login", "locked"]);
+    assert_eq!(login.code(), 0, "{login:?}");
+    assert!(login.stderr.contains("registering again"), "{login:?}");
+    assert_eq!(oauth_log(&server.url)["registrations"], 2);
+    assert_eq!(home.run(&["tools", "locked"]).code(), 0);
 }
 
 #[test]
@@ -126,4 +210,23 @@ fn a_token_save_that_fails_is_an_error_naming_the_file() {
         refused.stderr.contains(oauth_dir.to_str().unwrap()) && refused.stderr.contains("tokens-"),
         "the error names the token file: {refused:?}"
     );
+}
+
+#[test]
+fn a_configured_client_the_server_refuses_is_never_replaced_and_the_error_names_the_setting() {
+    // Before: the browser showed the server's refusal and `mcp login` waited 300 s.
+    let server = HttpServer::start(&["--oauth"]);
+    let home = OAuthHome::new(json!({"locked": {
+        "type": "http",
+        "url": server.url,
+        "oauth": {"clientId": "not-registered-here"},
+    }}));
+    let login = home.run(&["login", "locked"]);
+    assert_eq!(login.code(), 1, "{login:?}");
+    assert!(
+        login.stderr.contains("does not accept the client")
+            && login.stderr.contains("oauth.clientId"),
+        "{login:?}"
+    );
+    assert_eq!(oauth_log(&server.url)["registrations"], 0, "never replaced");
 }

@@ -99,6 +99,12 @@ pub fn token_requests(url: &str, grant_type: &str) -> usize {
         .count()
 }
 
+/// `POST /oauth/test/forget`: the server forgets every client, code and token (a restart).
+pub fn forget_everything(url: &str) {
+    let (status, _) = request(url, "POST", "/oauth/test/forget");
+    assert!(status.contains("204"), "{status}");
+}
+
 /// `POST /oauth/test/expire-access-tokens`: every access token expires now, so the next
 /// request is refused (401) and the client refreshes.
 pub fn expire_access_tokens(url: &str) {
@@ -154,5 +160,21 @@ impl OAuthHome {
         crate::support::command(self.dir.path(), args, &self.env())
             .spawn()
             .expect("spawn mcp")
+    }
+
+    /// The stored client files' JSON documents.
+    pub fn clients(&self) -> Vec<Value> {
+        let Ok(entries) = std::fs::read_dir(self.oauth_dir()) else {
+            return Vec::new();
+        };
+        entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("client-") && n.ends_with(".json"))
+            })
+            .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+            .collect()
     }
 }
