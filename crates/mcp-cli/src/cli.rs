@@ -72,6 +72,7 @@ mod examples {
     pub(super) const LOGIN: &str = "Examples:
   mcp login tracker                                  # opens the browser ($BROWSER if set)
   mcp --url https://mcp.example.com/mcp login        # the server \"adhoc\"
+  mcp login tracker --no-browser                     # over SSH: paste the address the browser ends on
   BROWSER=echo mcp login tracker                     # print the URL instead of opening it";
     pub(super) const LOGOUT: &str = "Examples:
   mcp logout tracker
@@ -393,6 +394,12 @@ pub(crate) enum Command {
     Login {
         /// The server (optional when there is only one).
         server: Option<String>,
+        /// Open no browser (SSH, a container): print the authorization URL, then take the
+        /// redirect either on the 127.0.0.1 listener (a browser on this machine) or as the
+        /// address the browser ended on, pasted here (a browser anywhere else). Needs a
+        /// terminal.
+        #[arg(long)]
+        no_browser: bool,
     },
     /// Forget a server's stored OAuth tokens: the next command needs `mcp login` again.
     #[command(after_help = examples::LOGOUT)]

@@ -117,7 +117,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Add { .. } | Command::Remove { .. } => {
             return print_error(json, &CliError::Usage("add/remove need no server".into()));
         }
-        Command::Login { server } => auth::login(ctx, server).await,
+        Command::Login { server, no_browser } => auth::login(ctx, server, no_browser).await,
         Command::Logout { server } => auth::logout(ctx, server).await,
         Command::Templates { server } => {
             only(ctx, server, async |c| resources::templates(c).await).await

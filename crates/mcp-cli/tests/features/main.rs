@@ -10,6 +10,7 @@ mod help;
 mod interaction;
 mod json_output;
 mod oauth;
+mod oauth_headless;
 mod oauth_issuer;
 mod oauth_journeys;
 mod oauth_support;

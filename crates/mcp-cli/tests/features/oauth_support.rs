@@ -67,6 +67,13 @@ pub fn origin(url: &str) -> String {
 pub fn request(url: &str, method: &str, path: &str) -> (String, String) {
     let authority = origin(url);
     let authority = authority.strip_prefix("http://").unwrap_or(&authority);
+    let (status, body, _) = request_to(authority, method, path);
+    (status, body)
+}
+
+/// `METHOD path` to `authority` (`127.0.0.1:PORT`), bounded; the status line, the body and
+/// the head.
+fn request_to(authority: &str, method: &str, path: &str) -> (String, String, String) {
     let mut stream = std::net::TcpStream::connect(authority).expect("connect to the test server");
     stream
         .set_read_timeout(Some(crate::support::LIMIT))
@@ -80,7 +87,23 @@ pub fn request(url: &str, method: &str, path: &str) -> (String, String) {
     stream.read_to_string(&mut answer).expect("read the answer");
     let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
     let status = head.lines().next().unwrap_or_default().to_owned();
-    (status, body.to_owned())
+    (status, body.to_owned(), head.to_owned())
+}
+
+/// Where `url` (an absolute http URL on 127.0.0.1) redirects: a GET whose `Location` is
+/// returned, not followed. What a browser would go to next.
+pub fn redirect_location(url: &str) -> String {
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (status, _, head) = request_to(authority, "GET", &format!("/{path}"));
+    assert!(status.contains("302"), "{status}");
+    head.lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("location")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a Location header")
 }
 
 /// The test server's `GET /oauth/test/log`: `{"registrations": N, "token_requests": [...]}`.
