@@ -150,6 +150,21 @@ pub(crate) struct GlobalArgs {
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
+    /// Where OAuth tokens are kept: `file` (private files under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth) or `keyring` (the OS keyring). Default: MCP_TOKEN_STORE, else
+    /// the keyring on macOS and Windows and files elsewhere (Linux's kernel keyring
+    /// forgets at reboot).
+    #[arg(long, global = true, value_enum, value_name = "STORE")]
+    pub token_store: Option<TokenStoreArg>,
+}
+
+/// `--token-store`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TokenStoreArg {
+    /// Private files (directory 0700, files 0600).
+    File,
+    /// The OS keyring.
+    Keyring,
 }
 
 /// `--transport`.

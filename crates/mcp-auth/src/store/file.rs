@@ -29,15 +29,28 @@ impl FileTokenStore {
         Self { dir: dir.into() }
     }
 
-    /// A store in the platform's configuration directory: `$XDG_CONFIG_HOME/mcp-rs/oauth`
-    /// (else `~/.config/mcp-rs/oauth`) on Linux and BSD, `~/Library/Application
-    /// Support/mcp-rs/oauth` on macOS, `%APPDATA%\mcp-rs\oauth` on Windows.
+    /// A store in the directory the library and the `mcp` CLI share
+    /// ([`mcp_types::config_dir::token_dir`]): `$MCP_CONFIG_DIR/oauth`, else `mcp/oauth`
+    /// under `$XDG_CONFIG_HOME`, `~/.config` or `%APPDATA%`.
+    ///
+    /// Versions before it kept the library's tokens in `mcp-rs/oauth` under the platform's
+    /// directory (`~/.config`, `~/Library/Application Support`, `%APPDATA%`): when the new
+    /// directory does not exist yet, the token files found there are copied over (the old
+    /// ones stay), so logins survive the move.
     pub fn in_config_dir() -> Result<Self, AuthError> {
-        config_dir()
-            .map(|d| Self::new(d.join("mcp-rs").join("oauth")))
-            .ok_or_else(|| {
-                AuthError::Store("no configuration directory (HOME or APPDATA unset)".to_owned())
-            })
+        let dir = mcp_types::config_dir::token_dir().ok_or_else(|| {
+            AuthError::Store(
+                "no configuration directory (MCP_CONFIG_DIR, XDG_CONFIG_HOME, HOME and APPDATA \
+                 unset)"
+                    .to_owned(),
+            )
+        })?;
+        if let Some(old) = old_dir()
+            && let Err(e) = migrate(&old, &dir)
+        {
+            tracing::warn!(from = %old.display(), error = %e, "cannot copy the token files of the old location");
+        }
+        Ok(Self::new(dir))
     }
 
     /// The directory.
@@ -137,19 +150,52 @@ fn open_private(path: &Path) -> std::io::Result<fs::File> {
         .open(path)
 }
 
-fn config_dir() -> Option<PathBuf> {
+/// Where versions before the shared directory kept the library's tokens.
+fn old_dir() -> Option<PathBuf> {
     let env = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    if cfg!(windows) {
-        return env("APPDATA");
+    let base = if cfg!(windows) {
+        env("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        env("HOME").map(|h| h.join("Library").join("Application Support"))
+    } else {
+        env("XDG_CONFIG_HOME").or_else(|| env("HOME").map(|h| h.join(".config")))
+    };
+    base.map(|b| b.join("mcp-rs").join("oauth"))
+}
+
+/// Copy the token and client files of `old` into `new` (private), when `new` does not
+/// exist and `old` does; how many were copied.
+fn migrate(old: &Path, new: &Path) -> std::io::Result<usize> {
+    if new.exists() || !old.is_dir() {
+        return Ok(0);
     }
-    if cfg!(target_os = "macos") {
-        return env("HOME").map(|h| h.join("Library").join("Application Support"));
+    let mut copied = 0;
+    for entry in fs::read_dir(old)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let ours =
+            (name.starts_with("tokens-") || name.starts_with("client-")) && name.ends_with(".json");
+        if !ours {
+            continue;
+        }
+        let Ok(text) = local_files::read_text(&path) else {
+            continue;
+        };
+        create_private_dir(new)?;
+        let mut file = open_private(&new.join(name))?;
+        file.write_all(text.as_bytes())?;
+        copied += 1;
     }
-    env("XDG_CONFIG_HOME").or_else(|| env("HOME").map(|h| h.join(".config")))
+    if copied > 0 {
+        tracing::info!(from = %old.display(), to = %new.display(), copied, "copied the token files to the shared location");
+    }
+    Ok(copied)
 }
 
 /// Remove the file at `path`; a missing one is not an error, another names the file.
@@ -270,5 +316,26 @@ mod tests {
         std::fs::write(store.path("tokens", "big"), vec![b' '; 2 << 20]).unwrap();
         let err = store.load_tokens("big").unwrap_err();
         assert!(err.to_string().contains("larger than"), "{err}");
+    }
+
+    #[test]
+    fn the_old_locations_token_files_are_copied_once_into_a_new_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (old, new) = (
+            tmp.path().join("mcp-rs/oauth"),
+            tmp.path().join("mcp/oauth"),
+        );
+        let before = FileTokenStore::new(&old);
+        let tokens = StoredTokens::new("http://as", Secret::new("access-OLD"));
+        before.save_tokens("http://s/mcp", &tokens).unwrap();
+        fs::write(old.join("unrelated.txt"), "x").unwrap();
+        assert_eq!(migrate(&old, &new).unwrap(), 1);
+        let after = FileTokenStore::new(&new);
+        assert_eq!(after.load_tokens("http://s/mcp").unwrap(), Some(tokens));
+        assert!(!new.join("unrelated.txt").exists());
+        // Only into a directory that does not exist yet: never over newer logins.
+        after.remove_tokens("http://s/mcp").unwrap();
+        assert_eq!(migrate(&old, &new).unwrap(), 0);
+        assert!(after.load_tokens("http://s/mcp").unwrap().is_none());
     }
 }

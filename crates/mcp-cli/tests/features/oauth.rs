@@ -194,14 +194,23 @@ fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
     }
     assert_eq!(login.code(), 0, "{login:?}");
     let oauth_dir = config_dir.join("oauth");
-    let files = std::fs::read_dir(&oauth_dir).map_or(0, |d| d.count());
-    assert_eq!(files, 0, "no token file with the keyring store");
+    let files = std::fs::read_dir(&oauth_dir).map_or(0, |d| {
+        d.filter(|e| e.as_ref().unwrap().path().extension() == Some("json".as_ref()))
+            .count()
+    });
+    assert_eq!(
+        files, 0,
+        "no token file with the keyring store (lock files only)"
+    );
 
     // Another process finds the tokens in the keyring.
     let tools = run(&["tools", "locked"]);
     assert_eq!(tools.code(), 0, "{tools:?}");
     assert!(tools.stdout.contains("echo"), "{tools:?}");
 
+    // `--token-store file` is another store: the keyring's login is not there.
+    let files = run(&["--token-store", "file", "tools", "locked"]);
+    assert_eq!(files.code(), 1, "{files:?}");
     let logout = run(&["logout", "locked"]);
     assert_eq!(logout.code(), 0, "{logout:?}");
     let again = run(&["tools", "locked"]);
@@ -268,5 +277,35 @@ fn an_assertion_file_that_is_a_device_is_named_in_one_clear_error() {
         run.stderr
             .contains("/dev/zero: not a regular file (character device)"),
         "{run:?}"
+    );
+}
+
+/// Issue 23: one default location for the library and the CLI. Without `MCP_CONFIG_DIR`,
+/// `mcp login` stores under `$XDG_CONFIG_HOME/mcp/oauth`, the directory
+/// `mcp_types::config_dir::token_dir` gives the library's `FileTokenStore::in_config_dir`
+/// (before: the library used `mcp-rs/oauth`, the CLI `mcp/oauth`), in the library's format.
+#[test]
+fn the_default_token_directory_is_the_one_the_library_uses() {
+    let server = HttpServer::start(&["--oauth"]);
+    let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
+    let browser = browser(dir.path());
+    let xdg = dir.path().join("xdg");
+    let env = [
+        ("XDG_CONFIG_HOME", xdg.to_str().unwrap()),
+        ("BROWSER", browser.to_str().unwrap()),
+    ];
+    let login = mcp_env(
+        dir.path(),
+        &["--token-store", "file", "login", "locked"],
+        "",
+        &env,
+    );
+    assert_eq!(login.code(), 0, "{login:?}");
+    let store = mcp_client::oauth::FileTokenStore::new(xdg.join("mcp").join("oauth"));
+    use mcp_client::oauth::TokenStore as _;
+    let tokens = store.load_tokens(&server.url).unwrap();
+    assert!(
+        tokens.is_some(),
+        "the library's store finds the CLI's login"
     );
 }
