@@ -101,19 +101,23 @@ pub enum AuthError {
     /// The `insufficient_scope` step-up was tried as many times as allowed: within the
     /// step-up window (`OAuthConfig::max_step_ups_per_window`), across requests.
     #[error(
-        "still insufficient scope after {attempts} re-authorizations within the step-up window; \
-         not authorizing again until it passes (or a new login)"
+        "the server keeps asking for more scope (now: {scopes}): {attempts} re-authorizations \
+         within the step-up window already; not authorizing again until it passes (or a new \
+         login)"
     )]
     StepUpLimit {
         /// How many step-ups were made.
         attempts: u32,
+        /// The scopes (space-separated) the refused step-up would have asked for.
+        scopes: String,
     },
     /// The server refused, with `insufficient_scope`, a token a step-up obtained for every
     /// scope a new step-up would ask for: authorizing again cannot help. A new login
     /// (`OAuthProvider::login`, `mcp login SERVER`) tries once more.
     #[error(
-        "the server still answers insufficient_scope to a token authorized for {scopes:?}; \
-         not authorizing again for the same scopes (log in again to retry)"
+        "the server still answers insufficient_scope to a token authorized for the scopes \
+         asked for ({scopes}); not authorizing again for the same scopes (log in again to \
+         retry)"
     )]
     StepUpRefused {
         /// The scopes (space-separated) the refused step-up would have asked for.

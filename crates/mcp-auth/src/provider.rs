@@ -163,6 +163,7 @@ impl OAuthProvider {
         visitor: Option<&dyn AuthorizationVisitor>,
     ) -> Result<(), AuthError> {
         let mut session = self.session.lock().await;
+        self.load(&mut session)?;
         // A person asked: the step-up bounds start afresh.
         session.step_ups.clear();
         let result = self
@@ -261,17 +262,37 @@ impl OAuthProvider {
     ) -> Result<StoredTokens, AuthError> {
         let flow = self.flow(visitor);
         let discovery = flow.discover(challenge).await?;
+        // A login after a step-up that could not run asks for what that step-up wanted.
+        let wanted = match (step_up_from, challenge) {
+            (None, None) => session
+                .tokens
+                .as_ref()
+                .and_then(|t| t.wanted_scopes.clone()),
+            _ => None,
+        };
         let earlier = step_up_from
-            .map(|t| t.scopes.as_slice())
+            .map(|t| t.scopes.clone())
+            .or_else(|| wanted.clone())
             .unwrap_or_default();
-        let scopes = flow.scopes(&discovery, challenge, earlier);
+        let scopes = flow.scopes(&discovery, challenge, &earlier);
         if step_up_from.is_some() {
             session
                 .step_ups
                 .admit(&self.config, step_up_from, &scopes)?;
+            if visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
+                // No person to approve it now: the next login asks for these scopes.
+                self.remember_wanted(session, &scopes).await?;
+                return Err(self.login_required(&format!(
+                    "the server asks for more scope than the stored token has (scopes asked \
+                     for: {})",
+                    scopes.join(" ")
+                )));
+            }
         }
         let mut tokens = flow.authorize(&discovery, &scopes).await?;
-        tokens.step_up_scopes = step_up_from.map(|_| scopes);
+        // Tokens for a step-up's scopes (now, or at a login it asked for) remember them,
+        // so a server that still refuses is not asked again for the same.
+        tokens.step_up_scopes = (step_up_from.is_some() || wanted.is_some()).then_some(scopes);
         {
             let _held = self.lock_tokens().await?;
             self.store.save_tokens(&self.key, &tokens)?;
@@ -281,6 +302,22 @@ impl OAuthProvider {
         session.tokens = Some(tokens.clone());
         session.discovery = Some(discovery);
         Ok(tokens)
+    }
+
+    /// Remember in the held tokens (and the store) the scopes a step-up wanted.
+    async fn remember_wanted(
+        &self,
+        session: &mut Session,
+        scopes: &[String],
+    ) -> Result<(), AuthError> {
+        let Some(mut tokens) = session.tokens.clone() else {
+            return Ok(());
+        };
+        tokens.wanted_scopes = Some(scopes.to_vec());
+        let _held = self.lock_tokens().await?;
+        self.store.save_tokens(&self.key, &tokens)?;
+        session.tokens = Some(tokens);
+        Ok(())
     }
 
     /// Renew the held tokens: refresh them (or, for the unattended grants, run the grant
@@ -362,6 +399,7 @@ impl OAuthProvider {
                 Ok(mut fresh) => {
                     // Refreshed step-up tokens are still the step-up's (same grant).
                     fresh.step_up_scopes = tokens.step_up_scopes.clone();
+                    fresh.wanted_scopes = tokens.wanted_scopes.clone();
                     session.tokens = Some(fresh.clone());
                     if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
                         session.unsaved = Some(match &e {

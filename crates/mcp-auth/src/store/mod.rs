@@ -54,6 +54,10 @@ pub struct StoredTokens {
     /// refused (the server already refused them once granted; see `AuthError::StepUpRefused`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_up_scopes: Option<Vec<String>>,
+    /// The scopes a step-up wanted when none could run (no person to approve it: a CLI
+    /// command, a manager without a visitor): the next login asks for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wanted_scopes: Option<Vec<String>>,
 }
 
 impl StoredTokens {
@@ -69,6 +73,7 @@ impl StoredTokens {
             dpop_key: None,
             issued_at: None,
             step_up_scopes: None,
+            wanted_scopes: None,
         }
     }
 

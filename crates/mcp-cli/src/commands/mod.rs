@@ -152,7 +152,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
     ctx.servers.shutdown().await;
     match report {
         Ok(report) => print_report(json, report),
-        Err(e) => print_error(json, &e),
+        // A login may be needed after connecting too (a step-up for one tool).
+        Err(e) => print_error(json, &ctx.servers.explain_login(e).await),
     }
 }
 

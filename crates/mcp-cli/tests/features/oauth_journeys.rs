@@ -230,3 +230,55 @@ fn a_configured_client_the_server_refuses_is_never_replaced_and_the_error_names_
     );
     assert_eq!(oauth_log(&server.url)["registrations"], 0, "never replaced");
 }
+
+#[test]
+fn a_step_up_asks_for_a_login_with_the_scopes_and_that_login_gets_them() {
+    // Calling `add` needs mcp:admin, which the first login did not ask for. A command has
+    // no browser: it says which scopes and to log in; the login asks for them.
+    let server = HttpServer::start(&["--oauth", "--oauth-step-up-tool", "add"]);
+    let home = OAuthHome::new(json!({"locked": {
+        "type": "http",
+        "url": server.url,
+        "oauth": {"scopes": "mcp:read mcp:write"},
+    }}));
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    let args = ["call", "locked", "add", "a=1", "b=2"];
+    let refused = home.run(&args);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    assert!(
+        refused.stderr.contains("mcp:admin")
+            && refused.stderr.trim_end().ends_with("run: mcp login locked"),
+        "{refused:?}"
+    );
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    let sum = home.run(&args);
+    assert_eq!(sum.code(), 0, "{sum:?}");
+    assert!(sum.stdout.contains('3'), "{sum:?}");
+}
+
+#[test]
+fn a_server_that_refuses_the_scopes_it_asked_for_is_not_asked_again() {
+    // The step-up tool is refused even with its scope: after the login that asked for it,
+    // the next refusal is an error listing the scopes, not another round of logins.
+    let server = HttpServer::start(&[
+        "--oauth",
+        "--oauth-step-up-tool",
+        "add",
+        "--oauth-step-up-never",
+    ]);
+    let home = locked(&server);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    let args = ["call", "locked", "add", "a=1", "b=2"];
+    assert_eq!(home.run(&args).code(), 1);
+    assert_eq!(home.run(&["login", "locked"]).code(), 0);
+    let refused = home.run(&args);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    assert!(
+        refused.stderr.contains("still answers insufficient_scope")
+            && refused.stderr.contains("mcp:admin"),
+        "{refused:?}"
+    );
+    // Other tools still work with the token held.
+    let echo = home.run(&["call", "locked", "echo", "text=hi"]);
+    assert_eq!(echo.code(), 0, "{echo:?}");
+}
