@@ -7,6 +7,12 @@
 //! declines them: it has no sampling or elicitation handler). Ctrl-C stops following the
 //! task; a task of a remote server runs on (`mcp task SERVER ID --cancel` stops it), one of
 //! a stdio server stops with the server.
+//!
+//! The request timeout (`--timeout`, else `MCP_TIMEOUT_MS`, else the server's `timeout`,
+//! else 30 s) bounds a task call and `task SERVER ID` as a whole, not each request: at the
+//! bound `call` cancels the task it started, `task` stops following one it did not start.
+//! With timeouts disabled (0), the library's bound applies
+//! ([`mcp_client::tasks::DEFAULT_TASK_MAX_WAIT`], an hour).
 
 use std::fmt::Write as _;
 
@@ -38,7 +44,7 @@ pub(crate) async fn call(
     let options = ctx.progress.attach(RequestOptions::new());
     let handle = connection
         .client
-        .start_tool_task_with(params, TaskOptions::new(), options)
+        .start_tool_task_with(params, bounded(ctx, connection), options)
         .await
         .map_err(|e| client_error(connection, e))?;
     stderr_line(&format!(
@@ -53,6 +59,7 @@ pub(crate) async fn call(
 
 /// `task SERVER ID`: follow a task to its result; with `--cancel`, cancel it instead.
 pub(crate) async fn task(
+    ctx: &Context,
     connection: &Connection,
     id: &str,
     cancel: bool,
@@ -69,7 +76,7 @@ pub(crate) async fn task(
     }
     let handle = connection
         .client
-        .task_handle(id, TaskOptions::new())
+        .task_handle(id, bounded(ctx, connection))
         .await
         .map_err(|e| client_error(connection, e))?;
     stderr_line(&status_line(handle.task()));
@@ -114,6 +121,19 @@ async fn follow_to_end(
         .result()
         .await
         .map_err(|e| client_error(connection, e))
+}
+
+/// A task's options: the server's request timeout bounds the whole task (see the module
+/// docs).
+fn bounded(ctx: &Context, connection: &Connection) -> TaskOptions {
+    match ctx
+        .servers
+        .request_timeout(&connection.name)
+        .filter(|t| !t.is_zero())
+    {
+        Some(timeout) => TaskOptions::new().with_max_wait(timeout),
+        None => TaskOptions::new(),
+    }
 }
 
 fn client_error(connection: &Connection, e: mcp_client::Error) -> CliError {

@@ -9,6 +9,7 @@ mod headers;
 mod help;
 mod interaction;
 mod json_output;
+mod left_out_tools;
 mod oauth;
 mod oauth_headless;
 mod oauth_issuer;
