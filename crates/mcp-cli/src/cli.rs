@@ -403,8 +403,8 @@ pub(crate) enum Command {
     /// (or use the configured client), open the authorization page in the browser
     /// ($BROWSER, a program given the URL, else the platform opener, else the URL is
     /// printed) and take the redirect on a one-time 127.0.0.1 listener. The tokens are
-    /// stored (files readable by you only, under MCP_CONFIG_DIR, else
-    /// ~/.config/mcp/oauth) and refreshed by later commands.
+    /// stored (see --token-store: files readable by you only, under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth, or the OS keyring) and refreshed by later commands.
     #[command(after_help = examples::LOGIN)]
     Login {
         /// The server (optional when there is only one).
