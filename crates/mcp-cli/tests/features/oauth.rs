@@ -7,7 +7,7 @@ use serde_json::json;
 
 #[cfg(unix)]
 use crate::oauth_support::mode;
-use crate::oauth_support::{browser, expire_access_tokens, token_files};
+use crate::oauth_support::{OAuthHome, browser, expire_access_tokens, token_files};
 use crate::support::{HttpServer, dir_with_config, mcp_env};
 
 #[test]
@@ -222,14 +222,8 @@ fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
 #[test]
 fn an_access_token_no_header_can_carry_is_refused_at_login_and_not_stored() {
     let server = HttpServer::start(&["--oauth", "--oauth-crlf-token"]);
-    let dir = dir_with_config(json!({"locked": {"type": "http", "url": server.url}}));
-    let config_dir = dir.path().join("mcp-config");
-    let browser = browser(dir.path());
-    let env = [
-        ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
-        ("BROWSER", browser.to_str().unwrap()),
-    ];
-    let login = mcp_env(dir.path(), &["login", "locked"], "", &env);
+    let home = OAuthHome::new(json!({"locked": {"type": "http", "url": server.url}}));
+    let login = home.run(&["login", "locked"]);
     assert_eq!(login.code(), 1, "{login:?}");
     assert!(
         login.stderr.contains("access token") && login.stderr.contains("RFC 6750"),
@@ -239,7 +233,7 @@ fn an_access_token_no_header_can_carry_is_refused_at_login_and_not_stored() {
         !login.stderr.contains("at_") && !login.stderr.contains("X-Injected"),
         "the token stays out of the message: {login:?}"
     );
-    let stored = std::fs::read_dir(config_dir.join("oauth"))
+    let stored = std::fs::read_dir(home.oauth_dir())
         .map(|entries| {
             entries
                 .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -6,8 +6,8 @@
 
 use serde_json::json;
 
-use crate::oauth_support::{browser, oauth_log, origin, token_files};
-use crate::support::{HttpServer, dir_with_config, mcp_env};
+use crate::oauth_support::{OAuthHome, oauth_log, origin, token_files};
+use crate::support::HttpServer;
 
 #[test]
 fn a_server_claiming_another_issuer_never_gets_its_client_secret() {
@@ -19,21 +19,15 @@ fn a_server_claiming_another_issuer_never_gets_its_client_secret() {
         "--oauth-claim-issuer",
         &a_issuer,
     ]);
-    let dir = dir_with_config(json!({
+    let home = OAuthHome::new(json!({
         "a": {"type": "http", "url": a.url},
         "b": {"type": "http", "url": b.url},
     }));
-    let config_dir = dir.path().join("mcp-config");
-    let browser = browser(dir.path());
-    let env = [
-        ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
-        ("BROWSER", browser.to_str().unwrap()),
-    ];
-    let run = |args: &[&str]| mcp_env(dir.path(), args, "", &env);
+    let run = |args: &[&str]| home.run(args);
 
     let login_a = run(&["login", "a"]);
     assert_eq!(login_a.code(), 0, "{login_a:?}");
-    let (stored, secrets) = token_files(&config_dir.join("oauth"));
+    let (stored, secrets) = token_files(&home.oauth_dir());
     let a_secret = secrets
         .iter()
         .find(|s| s.starts_with("cs_"))
