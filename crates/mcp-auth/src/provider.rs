@@ -163,7 +163,12 @@ impl OAuthProvider {
         visitor: Option<&dyn AuthorizationVisitor>,
     ) -> Result<(), AuthError> {
         let mut session = self.session.lock().await;
-        self.load(&mut session)?;
+        // For the scopes a step-up wanted; a stored document that cannot be read is
+        // replaced by this login, not a reason to refuse it.
+        if let Err(e) = self.load(&mut session) {
+            tracing::warn!(error = %mcp_types::error_chain(&e), "the stored tokens cannot be read; logging in anew");
+            session.loaded = true;
+        }
         // A person asked: the step-up bounds start afresh.
         session.step_ups.clear();
         let result = self

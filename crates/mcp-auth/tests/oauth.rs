@@ -811,3 +811,25 @@ async fn the_loopback_visitor_listens_where_the_stored_client_was_registered_whe
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn a_login_replaces_a_stored_token_file_that_cannot_be_read() {
+    let server = start(Faults::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn TokenStore> = Arc::new(FileTokenStore::new(dir.path()));
+    let url: Url = format!("{}/mcp", server.base).parse().unwrap();
+    let good = StoredTokens::new("x", Secret::new("x"));
+    store.save_tokens(url.as_str(), &good).unwrap();
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("tokens-"))
+        .unwrap();
+    std::fs::write(&file, "{ not json").unwrap();
+    let p = OAuthProvider::new(url.clone(), OAuthConfig::new(), client())
+        .unwrap()
+        .with_store(Arc::clone(&store))
+        .with_visitor(Arc::new(HeadlessVisitor::new(client())));
+    p.login().await.unwrap();
+    assert!(store.load_tokens(url.as_str()).unwrap().is_some());
+}
