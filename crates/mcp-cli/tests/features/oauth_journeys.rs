@@ -2,6 +2,7 @@
 //! against `mcp __demo-server --oauth`, whose authorization server the test drives (forget
 //! its clients, expire its tokens) and reads (`/oauth/test/log`).
 
+#[cfg(unix)]
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -143,6 +144,7 @@ fn two_processes_refreshing_a_rotating_token_make_one_refresh_request() {
     assert_eq!(token_requests(&server.url, "refresh_token"), 2);
 }
 
+#[cfg(unix)]
 /// Makes a directory unwritable for the test's duration, even for root (where `chmod`
 /// alone does not stop writes: then the immutable attribute, where the file system has
 /// it). Restores it when dropped.
@@ -151,6 +153,7 @@ struct Unwritable {
     immutable: bool,
 }
 
+#[cfg(unix)]
 impl Unwritable {
     /// `None` when neither works here.
     fn make(dir: &Path) -> Option<Self> {
@@ -178,6 +181,7 @@ impl Unwritable {
     }
 }
 
+#[cfg(unix)]
 impl Drop for Unwritable {
     fn drop(&mut self) {
         use std::os::unix::fs::PermissionsExt;
