@@ -481,10 +481,7 @@ mod tests {
             Box::pin(async move {
                 match answer {
                     Ok(token) => Ok(token.map(|t| vec![("Authorization".into(), t.into())])),
-                    Err(()) => Err(Error::Authorization {
-                        login_required: true,
-                        message: "log in".into(),
-                    }),
+                    Err(()) => Err(Error::authorization(true, "log in")),
                 }
             })
         }

@@ -68,6 +68,7 @@ pub use rules::{DEFAULT_MAX_SERVER_REQUESTS, Role, SessionOptions, WireRules};
 pub use transmit::{FrameHints, FrameKind, McpHeader, SendId, Transmit};
 
 use self::deadline::{Alarm, Deadline, Resets};
+#[cfg(feature = "tokio")]
 pub(crate) use self::id_map::IdMap;
 use self::incoming::Incoming;
 use self::outgoing::{Entry, Outgoing};
