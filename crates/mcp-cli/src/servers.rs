@@ -275,10 +275,7 @@ impl ServerSet {
             return Ok(connection(client));
         }
         // A new connection: it has not been sent --log-level yet.
-        self.log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(name);
+        mcp_types::sync::lock(&self.log_level_sent).remove(name);
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
@@ -313,12 +310,7 @@ impl ServerSet {
         let Some(level) = self.settings.log_level else {
             return Ok(());
         };
-        if !self
-            .log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned())
-        {
+        if !mcp_types::sync::lock(&self.log_level_sent).insert(name.to_owned()) {
             return Ok(());
         }
         if client.server_capabilities().logging.is_none() {
@@ -371,10 +363,7 @@ impl ServerSet {
             Ok(client) => client,
             Err(e) => return Err(crate::hints::explain(e, &config, &plain).await),
         };
-        self.direct
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(client.clone());
+        mcp_types::sync::lock(&self.direct).push(client.clone());
         tracing::info!(
             target: "mcp::cli",
             server = name,
@@ -458,12 +447,12 @@ impl ServerSet {
 
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
-        let direct = std::mem::take(&mut *self.direct.lock().unwrap_or_else(|p| p.into_inner()));
+        let direct = std::mem::take(&mut *mcp_types::sync::lock(&self.direct));
         for client in direct {
             client.close().await;
         }
         self.manager.shutdown().await;
-        let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let logs = mcp_types::sync::lock(&self.logs).take();
         if let Some(logs) = logs {
             logs.stop().await;
         }

@@ -24,8 +24,8 @@ use tokio::net::TcpStream;
 
 use crate::Error;
 use crate::response_body::ResponseBody;
-use crate::sync::lock;
 use mcp_types::error_chain;
+use mcp_types::sync::lock;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
