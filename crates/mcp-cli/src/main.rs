@@ -15,6 +15,8 @@ mod elicitation;
 mod error;
 mod hints;
 mod logging;
+#[cfg(feature = "oauth")]
+mod login_browser;
 mod output;
 mod progress;
 mod sampling;

@@ -302,10 +302,7 @@ impl ServerSet {
             return Ok(connection(client));
         }
         // A new connection: it has not been sent --log-level yet.
-        self.log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(name);
+        mcp_types::sync::lock(&self.log_level_sent).remove(name);
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
@@ -340,12 +337,7 @@ impl ServerSet {
         let Some(level) = self.settings.log_level else {
             return Ok(());
         };
-        if !self
-            .log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned())
-        {
+        if !mcp_types::sync::lock(&self.log_level_sent).insert(name.to_owned()) {
             return Ok(());
         }
         if client.server_capabilities().logging.is_none() {
@@ -398,10 +390,7 @@ impl ServerSet {
             Ok(client) => client,
             Err(e) => return Err(crate::hints::explain(e, &config, &plain).await),
         };
-        self.direct
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(client.clone());
+        mcp_types::sync::lock(&self.direct).push(client.clone());
         tracing::info!(
             target: "mcp::cli",
             server = name,
@@ -462,6 +451,19 @@ impl ServerSet {
         results
     }
 
+    /// `error`, when a login would help and no hint says so yet, with the hint that says
+    /// what to run (errors after connecting: a step-up a command cannot approve).
+    pub(crate) async fn explain_login(&self, error: CliError) -> CliError {
+        if !error.needs_login() || matches!(error, CliError::Explained { .. }) {
+            return error;
+        }
+        let entry = error.server().and_then(|server| self.entries.get(server));
+        match entry {
+            Some(entry) => self.explain(entry, error).await,
+            None => error,
+        }
+    }
+
     /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
     async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
         match entry.resolve_from_process_env() {
@@ -472,12 +474,12 @@ impl ServerSet {
 
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
-        let direct = std::mem::take(&mut *self.direct.lock().unwrap_or_else(|p| p.into_inner()));
+        let direct = std::mem::take(&mut *mcp_types::sync::lock(&self.direct));
         for client in direct {
             client.close().await;
         }
         self.manager.shutdown().await;
-        let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let logs = mcp_types::sync::lock(&self.logs).take();
         if let Some(logs) = logs {
             logs.stop().await;
         }

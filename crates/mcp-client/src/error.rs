@@ -546,10 +546,7 @@ mod tests {
     #[cfg(feature = "http")]
     #[test]
     fn http_helpers_reach_the_http_error() {
-        let login = Error::from(mcp_http::Error::Authorization {
-            login_required: true,
-            message: "run `mcp login s`".into(),
-        });
+        let login = Error::from(mcp_http::Error::authorization(true, "run `mcp login s`"));
         assert_eq!(login.kind(), "authorization");
         assert_eq!(login.login_required(), Some(true));
         assert_eq!(login.to_string(), "login required: run `mcp login s`");

@@ -59,14 +59,19 @@ pub enum Error {
     #[error("protocol error: {0}")]
     Protocol(String),
     /// The server demands authorization and the client could not obtain it: a person must
-    /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
-    /// holds a secret). Returned by an [`AuthHook`](crate::AuthHook) instead of a bare 401.
-    #[error("{}{message}", if *login_required { "login required: " } else { "authorization failed: " })]
+    /// log in (`login_required`), or the OAuth flow failed. Returned by an
+    /// [`AuthHook`](crate::AuthHook) instead of a bare 401. The message says what to do (it
+    /// never holds a secret); why the flow failed is the `source()`, typed (an
+    /// `mcp_auth::AuthError`, found with `downcast_ref`), and is not repeated in the message.
+    #[error("{}{}{message}", if *login_required { "login required" } else { "authorization failed" }, if message.is_empty() { "" } else { ": " })]
     Authorization {
         /// No usable credentials and no way to get them without a person.
         login_required: bool,
-        /// What happened, and what to do about it.
+        /// What to do about it (may be empty when the cause says it all).
         message: String,
+        /// Why, when the hook has an error of its own.
+        #[source]
+        source: Option<BoxError>,
     },
     /// A configuration value that cannot be used (a URL, a header, a certificate).
     #[error("invalid configuration: {0}")]
@@ -88,6 +93,28 @@ fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> Stri
 }
 
 impl Error {
+    /// An authorization failure with only a message.
+    pub fn authorization(login_required: bool, message: impl Into<String>) -> Self {
+        Self::Authorization {
+            login_required,
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An authorization failure caused by `source` (an OAuth client's own error): its text
+    /// and causes stay in the chain, and the error itself is reachable typed.
+    pub fn authorization_from(
+        login_required: bool,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> Self {
+        Self::Authorization {
+            login_required,
+            message: String::new(),
+            source: Some(source.into()),
+        }
+    }
+
     /// A connection failure with only a message.
     pub fn connect(message: impl Into<String>) -> Self {
         Self::Connect {
@@ -205,10 +232,7 @@ mod tests {
             Some(std::io::ErrorKind::ConnectionRefused)
         );
         assert_eq!(Error::TooLarge { limit: 1 }.kind(), "too_large");
-        let login = Error::Authorization {
-            login_required: true,
-            message: "run `mcp login x`".into(),
-        };
+        let login = Error::authorization(true, "run `mcp login x`");
         assert_eq!(login.to_string(), "login required: run `mcp login x`");
         assert_eq!(login.kind(), "authorization");
         assert!(!login.is_retryable_connection());

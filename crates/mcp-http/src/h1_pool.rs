@@ -24,12 +24,12 @@ use tokio::net::TcpStream;
 
 use crate::Error;
 use crate::response_body::ResponseBody;
-use crate::sync::lock;
 use mcp_types::error_chain;
+use mcp_types::sync::lock;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
-pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 32;
+pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 64;
 
 /// How long a new connection may take (name lookup included), for this pool and for
 /// hyper-util's connector alike.
@@ -179,9 +179,9 @@ impl H1Pool {
                     sender
                         .try_send_request(request)
                         .await
-                        .map_err(|e| send_failed(e.error()))?
+                        .map_err(|e| send_failed(e.into_error()))?
                 }
-                _ => return Err(send_failed(e.error())),
+                _ => return Err(send_failed(e.into_error())),
             },
         };
         let lease = Lease {
@@ -321,12 +321,11 @@ async fn tcp_connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
     Err(last)
 }
 
-/// A request that failed once on the wire: the connection broke mid-exchange.
-fn send_failed(e: &hyper::Error) -> Error {
-    Error::Io(std::io::Error::other(format!(
-        "HTTP request failed: {}",
-        error_chain(e)
-    )))
+/// A request that failed once on the wire: the connection broke mid-exchange. hyper's
+/// error stays the cause, typed (as on the `https://` path through hyper-util), so a chain
+/// walk shows it and its own causes, and `downcast_ref` finds it.
+fn send_failed(e: hyper::Error) -> Error {
+    Error::Io(std::io::Error::other(e))
 }
 
 #[cfg(test)]
@@ -519,6 +518,31 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(300)).await;
         bounded(call(&client, &server.url("/ok"))).await.unwrap();
         assert_eq!(server.accepted(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_connection_that_breaks_mid_exchange_keeps_hypers_error_typed() {
+        // Accepts one connection, reads the request, and hangs up without an answer.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            use std::io::Read as _;
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut buf = [0; 4096];
+            let _ = stream.read(&mut buf);
+        });
+        let err = bounded(call(&client(None), &format!("http://{addr}/mcp")))
+            .await
+            .unwrap_err();
+        server.join().unwrap();
+        let Error::Io(io) = &err else {
+            panic!("expected Error::Io, got {err:?}");
+        };
+        let hyper = io.get_ref().and_then(|e| e.downcast_ref::<hyper::Error>());
+        assert!(
+            hyper.is_some_and(hyper::Error::is_incomplete_message),
+            "{err:?}"
+        );
     }
 
     #[tokio::test]

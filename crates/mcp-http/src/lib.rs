@@ -18,7 +18,6 @@
 //! | `sender.rs` | [`HttpSender`]: one server's headers, the auth hook's single retry, same-origin redirects; both transports send through it |
 //! | `sse_stream.rs` | [`SseStream`]: a `text/event-stream` body read event by event through [`SseParser`](mcp_jsonrpc::SseParser) |
 //! | `call_mcp.rs` | [`call_mcp`]: one JSON-RPC request over one POST, without a transport |
-//! | `sync.rs` | the poison-tolerant lock helper |
 //! | `test_io.rs`, `test_server.rs` | test helpers: a real hyper body from raw bytes; a raw HTTP/1.1 server on 127.0.0.1 |
 //!
 //! ```no_run
@@ -45,7 +44,6 @@ mod headers;
 mod response_body;
 mod sender;
 mod sse_stream;
-mod sync;
 #[cfg(test)]
 mod test_io;
 #[cfg(test)]

@@ -65,7 +65,7 @@ pub use state::{
     Role, SendId, SessionOptions, SessionState, Transmit, WireRules,
 };
 #[cfg(feature = "tokio")]
-pub use tasks::{Exchanges, TransportTasks};
+pub use tasks::{Exchanges, InboundQueue};
 pub use transport::{
     Ack, BoxFuture, Inbound, NoopHandler, Outbound, ServerRequestOutcome, Transport,
     TransportHandler, TransportInfo, TransportTraits,

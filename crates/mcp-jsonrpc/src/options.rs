@@ -121,12 +121,12 @@ impl RawResultSlot {
 
     /// Keep `result`, replacing what the slot held.
     pub fn put(&self, result: RawResult) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
+        *mcp_types::sync::lock(&self.0) = Some(result);
     }
 
     /// The result received last, leaving the slot empty.
     pub fn take(&self) -> Option<RawResult> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+        mcp_types::sync::lock(&self.0).take()
     }
 }
 

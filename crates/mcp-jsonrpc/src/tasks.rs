@@ -1,119 +1,171 @@
-//! The tasks a transport starts (stream readers, POSTs and their reply streams), owned by
-//! it so none outlives it, and which of them serve which request.
+//! [`Exchanges`]: the work a transport runs beside the session (each HTTP POST with its reply
+//! stream, a background event stream), as futures the transport owns and polls whenever the
+//! session's driver polls it, and the bounded queue through which they hand what they read
+//! to the session.
+//!
+//! They are not tasks of their own: a task per request cost a spawn and a wake-up through
+//! the scheduler for each, and with 64 requests in flight over HTTP made the client three
+//! times slower than polling them here (docs/performance.md). Nothing outlives the
+//! transport: dropping it (or [`Exchanges::stop`]) drops every future; its close waits for
+//! the ones that should finish.
 
-use std::collections::HashMap;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use futures_util::future::{AbortHandle, Abortable};
+use futures_util::stream::{FuturesUnordered, Stream};
 use mcp_types::RequestId;
-use mcp_types::sync::lock;
-use std::sync::Mutex;
-use tokio::task::{AbortHandle, JoinSet};
+use tokio::sync::mpsc;
 
-/// The tasks of one transport. Every task ends when it finishes, when the transport
-/// aborts the set, or when the set is dropped: none outlives its transport.
-#[derive(Debug, Default)]
-pub struct TransportTasks {
-    set: Mutex<JoinSet<()>>,
-    aborted: std::sync::atomic::AtomicBool,
-}
+use crate::Inbound;
+use crate::state::IdMap;
 
-impl TransportTasks {
-    /// An empty set.
-    pub fn new() -> Self {
-        Self::default()
+type Work = Pin<Box<dyn Future<Output = Option<RequestId>> + Send>>;
+
+/// Where a transport's futures hand what they read: bounded, so while the session takes
+/// nothing (it answers as many of the peer's requests as it takes at once), the streams
+/// stop being read. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct InboundQueue(mpsc::Sender<Inbound>);
+
+impl InboundQueue {
+    /// Hand `inbound` to the session (waiting while the queue is full). `false` when the
+    /// transport is gone.
+    pub async fn deliver(&self, inbound: Inbound) -> bool {
+        self.0.send(inbound).await.is_ok()
     }
 
-    /// Run `task` until it ends or the set is aborted. Must be called inside a tokio
-    /// runtime. Nothing is started once the set was aborted.
-    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> Option<AbortHandle> {
-        let mut set = lock(&self.set);
-        if self.is_aborted() {
-            return None;
-        }
-        // Reap finished tasks so the set does not grow with every request.
-        while set.try_join_next().is_some() {}
-        Some(set.spawn(task))
-    }
-
-    /// Stop every task now and start no more (close, drop).
-    pub fn abort(&self) {
-        self.aborted
-            .store(true, std::sync::atomic::Ordering::Release);
-        lock(&self.set).abort_all();
-    }
-
-    /// Whether [`abort`](Self::abort) was called.
-    pub fn is_aborted(&self) -> bool {
-        self.aborted.load(std::sync::atomic::Ordering::Acquire)
-    }
-
-    /// Let the running tasks finish within `grace`, then abort the rest, and return once
-    /// every one of them has ended (aborted tasks end at their next await point).
-    pub async fn finish(&self, grace: Duration) {
-        let mut set = std::mem::take(&mut *lock(&self.set));
-        if set.is_empty() {
-            return;
-        }
-        if !grace.is_zero() {
-            let all_done = async { while set.join_next().await.is_some() {} };
-            let _ = tokio::time::timeout(grace, all_done).await;
-        }
-        set.shutdown().await;
-    }
-
-    /// How many tasks have not been reaped yet (finished ones are reaped on the next
-    /// spawn or [`finish`](Self::finish)).
-    pub fn len(&self) -> usize {
-        lock(&self.set).len()
-    }
-
-    /// Whether no task is left.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// Whether the transport is gone.
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
     }
 }
 
-/// Which task serves which request (a POST and its reply stream), so the request's
-/// cancellation stops it. Finished tasks are forgotten in batches, so the map stays about
-/// as large as the requests in flight.
-#[derive(Debug, Default)]
+/// The futures one transport runs, and which of them serve which request.
 pub struct Exchanges {
-    tasks: HashMap<RequestId, AbortHandle>,
-    /// Prune finished tasks once the map grows past this.
-    prune_at: usize,
+    running: FuturesUnordered<Abortable<Work>>,
+    /// The futures serving a request, so its cancellation stops them.
+    by_request: IdMap<AbortHandle>,
+    inbound: mpsc::Receiver<Inbound>,
+    queue: InboundQueue,
+}
+
+impl std::fmt::Debug for Exchanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchanges")
+            .field("running", &self.running.len())
+            .field("requests", &self.by_request.len())
+            .finish()
+    }
 }
 
 impl Exchanges {
-    /// No exchange yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Task `task` serves request `id`.
-    pub fn insert(&mut self, id: RequestId, task: AbortHandle) {
-        if self.tasks.len() >= self.prune_at {
-            self.tasks.retain(|_, task| !task.is_finished());
-            self.prune_at = (self.tasks.len() * 2).max(64);
+    /// No work yet; what the futures read is queued up to `capacity` frames.
+    pub fn new(capacity: usize) -> Self {
+        let (tx, inbound) = mpsc::channel(capacity.max(1));
+        Self {
+            running: FuturesUnordered::new(),
+            by_request: IdMap::default(),
+            inbound,
+            queue: InboundQueue(tx),
         }
-        self.tasks.insert(id, task);
     }
 
-    /// Stop the task serving request `id`, if one still runs.
+    /// Where the futures hand what they read.
+    pub fn queue(&self) -> InboundQueue {
+        self.queue.clone()
+    }
+
+    /// Run `work` until it ends, the transport drops it, or `stop` does. Returns its abort
+    /// handle.
+    pub fn run(&mut self, work: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
+        self.start(Box::pin(async move {
+            work.await;
+            None
+        }))
+    }
+
+    /// Run `work` for request `id`: its cancellation ([`abort`](Self::abort)) stops it.
+    pub fn run_for(&mut self, id: RequestId, work: impl Future<Output = ()> + Send + 'static) {
+        let done = id.clone();
+        let handle = self.start(Box::pin(async move {
+            work.await;
+            Some(done)
+        }));
+        self.by_request.insert(id, handle);
+    }
+
+    fn start(&mut self, work: Work) -> AbortHandle {
+        let (handle, registration) = AbortHandle::new_pair();
+        self.running.push(Abortable::new(work, registration));
+        handle
+    }
+
+    /// Stop the work of request `id`, if it still runs.
     pub fn abort(&mut self, id: &RequestId) {
-        if let Some(task) = self.tasks.remove(id) {
-            task.abort();
+        if let Some(handle) = self.by_request.remove(id) {
+            handle.abort();
         }
     }
 
-    /// How many tasks are remembered (finished ones included until the next prune).
-    pub fn len(&self) -> usize {
-        self.tasks.len()
+    /// Stop the work of every request: nobody waits for their answers any more (close).
+    pub fn abort_requests(&mut self) {
+        for (_, handle) in self.by_request.drain() {
+            handle.abort();
+        }
     }
 
-    /// Whether none is remembered.
+    /// Make progress on every piece of work that can, and hand out the next thing read.
+    pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
+        self.poll_work(cx);
+        match self.inbound.poll_recv(cx) {
+            Poll::Ready(Some(inbound)) => Poll::Ready(inbound),
+            // The queue holds a sender itself: it never ends.
+            Poll::Ready(None) | Poll::Pending => Poll::Pending,
+        }
+    }
+
+    /// Make progress on every piece of work that can (without taking what it read).
+    pub fn poll_work(&mut self, cx: &mut Context<'_>) {
+        while let Poll::Ready(Some(ended)) = Pin::new(&mut self.running).poll_next(cx) {
+            if let Ok(Some(id)) = ended {
+                self.by_request.remove(&id);
+            }
+        }
+    }
+
+    /// How many pieces of work run.
+    pub fn len(&self) -> usize {
+        self.running.len()
+    }
+
+    /// Whether none runs.
     pub fn is_empty(&self) -> bool {
-        self.tasks.is_empty()
+        self.running.is_empty()
+    }
+
+    /// Stop every piece of work now.
+    pub fn stop(&mut self) {
+        self.running.clear();
+        self.by_request.clear();
+    }
+
+    /// Let the work run to its end within `grace` (what it reads is dropped: the session is
+    /// closing), then stop the rest.
+    pub async fn finish(&mut self, grace: Duration) {
+        let all_done = std::future::poll_fn(|cx| {
+            self.poll_work(cx);
+            while let Poll::Ready(Some(_)) = self.inbound.poll_recv(cx) {}
+            if self.running.is_empty() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        });
+        let _ = tokio::time::timeout(grace, all_done).await;
+        self.stop();
     }
 }
 
@@ -124,36 +176,43 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     #[tokio::test]
-    async fn abort_ends_every_task_and_spawns_no_more() {
-        let tasks = TransportTasks::new();
+    async fn work_hands_frames_out_and_a_request_s_work_stops_with_it() {
+        let mut exchanges = Exchanges::new(4);
+        let queue = exchanges.queue();
+        exchanges.run(async move {
+            queue.deliver(Inbound::Error(crate::Error::closed())).await;
+        });
         let finished = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&finished);
-        let forever = tasks
-            .spawn(async move {
-                std::future::pending::<()>().await;
-                flag.store(true, Ordering::SeqCst);
-            })
-            .unwrap();
-        tasks.abort();
-        tasks.finish(Duration::ZERO).await;
-        assert!(forever.is_finished() && tasks.is_aborted());
+        exchanges.run_for(RequestId::Number(1), async move {
+            std::future::pending::<()>().await;
+            flag.store(true, Ordering::SeqCst);
+        });
+        let got = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
+        assert!(matches!(got, Inbound::Error(_)));
+        assert_eq!(exchanges.len(), 1);
+        exchanges.abort(&RequestId::Number(1));
+        std::future::poll_fn(|cx| {
+            exchanges.poll_work(cx);
+            Poll::Ready(())
+        })
+        .await;
+        assert!(exchanges.is_empty());
         assert!(!finished.load(Ordering::SeqCst));
-        assert!(tasks.spawn(async {}).is_none());
     }
 
     #[tokio::test]
-    async fn exchanges_stop_one_task_and_forget_finished_ones() {
-        let tasks = TransportTasks::new();
-        let mut exchanges = Exchanges::new();
-        let held = tasks.spawn(std::future::pending()).unwrap();
-        exchanges.insert(RequestId::Number(0), held.clone());
-        exchanges.abort(&RequestId::Number(0));
-        for n in 1..200 {
-            exchanges.insert(RequestId::Number(n), tasks.spawn(async {}).unwrap());
+    async fn finish_waits_within_its_grace_then_stops_the_rest() {
+        let mut exchanges = Exchanges::new(1);
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        exchanges.run(async move {
             tokio::task::yield_now().await;
-        }
-        assert!(exchanges.len() < 150, "{}", exchanges.len());
-        tokio::task::yield_now().await;
-        assert!(held.is_finished());
+            flag.store(true, Ordering::SeqCst);
+        });
+        exchanges.run(std::future::pending());
+        exchanges.finish(Duration::from_millis(50)).await;
+        assert!(done.load(Ordering::SeqCst));
+        assert!(exchanges.is_empty());
     }
 }

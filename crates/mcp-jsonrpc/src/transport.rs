@@ -161,6 +161,15 @@ pub trait Transport: Send + 'static {
     /// the driver waits here. After [`Inbound::Closed`] it is not polled again.
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound>;
 
+    /// Make progress on queued sends without handing anything out: the driver calls this
+    /// instead of [`poll_recv`](Self::poll_recv) while the session takes no more (it answers
+    /// as many of the peer's requests as it takes at once), so replies and requests still go
+    /// out while reading waits. The default does nothing (a transport whose sends need no
+    /// polling).
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        let _ = cx;
+    }
+
     /// The handshake is over and frames from now on follow `rules`: a Streamable HTTP
     /// transport opens its GET stream (unless the revision is stateless). The future
     /// resolves once the transport is ready for what follows the handshake (bounded by the
@@ -197,6 +206,10 @@ impl Transport for Box<dyn Transport> {
 
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
         (**self).poll_recv(cx)
+    }
+
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        (**self).poll_send(cx);
     }
 
     fn negotiated(&mut self, rules: &WireRules) -> BoxFuture<'static, ()> {

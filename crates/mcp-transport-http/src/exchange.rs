@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use mcp_http::{Error as HttpError, SseStream, read_body_bounded};
-use mcp_jsonrpc::{Error, FrameHints, Inbound, ParsedFrame};
+use mcp_jsonrpc::{Ack, Error, FrameHints, Inbound, ParsedFrame};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;
@@ -78,21 +78,37 @@ impl Inner {
     }
 
     /// POST a frame nobody answers (a notification, a reply to the server, a
-    /// cancellation). Any 2xx is success; a body that comes back anyway is handed to the
-    /// session, never an error.
+    /// cancellation); `ack` hears once the server took it (any 2xx), or why not. A body that
+    /// comes back anyway is handed to the session (an SSE stream read to its end, here),
+    /// never an error.
     pub(crate) async fn post_frame(
-        self: &Arc<Self>,
+        self: Arc<Self>,
         frame: Bytes,
         hints: FrameHints,
-    ) -> Result<(), Error> {
-        let response = self.send(&Outgoing::post_frame(frame, hints)?).await?;
+        ack: Option<Ack>,
+    ) {
+        let sent = match Outgoing::post_frame(frame, hints) {
+            Ok(outgoing) => self.send(&outgoing).await,
+            Err(e) => Err(e.into()),
+        };
+        let response = match sent {
+            Ok(response) => {
+                if let Some(ack) = ack {
+                    ack.done(Ok(()));
+                }
+                response
+            }
+            Err(e) => {
+                if let Some(ack) = ack {
+                    ack.done(Err(e));
+                }
+                return;
+            }
+        };
         match reply_kind(&response) {
             ReplyKind::Sse => {
                 let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
-                let inner = Arc::clone(self);
-                self.exchanges.spawn(async move {
-                    inner.follow_stream(stream, StreamRole::Drain).await;
-                });
+                self.follow_stream(stream, StreamRole::Drain).await;
             }
             ReplyKind::Json => {
                 match read_body_bounded(response.into_body(), self.config.max_body_bytes).await {
@@ -107,7 +123,6 @@ impl Inner {
                 }
             }
         }
-        Ok(())
     }
 }
 

@@ -2,15 +2,14 @@
 //! protocol and auth rules applied.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use futures_util::future::AbortHandle;
 use http::{HeaderValue, Response, StatusCode};
 use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, http_error};
-use mcp_jsonrpc::{Error, Inbound, TransportTasks};
+use mcp_jsonrpc::{Error, Inbound, InboundQueue};
 use mcp_types::sync::lock;
-use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::HttpConfig;
@@ -20,10 +19,10 @@ use crate::wire::{Outgoing, PROTOCOL_HEADER, SESSION_HEADER, is_valid_session_id
 pub(crate) struct Inner {
     pub(crate) config: HttpConfig,
     pub(crate) uri: http::Uri,
-    /// Where what the tasks read goes: the transport hands it out of `poll_recv`. Bounded:
-    /// while the session takes nothing (it answers as many server requests as it takes at
-    /// once), the streams stop being read.
-    inbound: mpsc::Sender<Inbound>,
+    /// Where what the exchanges read goes: the transport hands it out of `poll_recv`.
+    /// Bounded: while the session takes nothing (it answers as many server requests as it
+    /// takes at once), the streams stop being read.
+    queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
     sender: HttpSender,
     /// The session id and the negotiated revision, kept as the header values they are sent
@@ -31,11 +30,12 @@ pub(crate) struct Inner {
     /// the GET stream and the DELETE carry; each POST carries its frame's.
     session: Mutex<Option<HeaderValue>>,
     protocol: Mutex<Option<HeaderValue>>,
-    /// Requests' POSTs and their reply streams, and the GET stream: stopped at close.
-    pub(crate) exchanges: TransportTasks,
-    /// POSTs of notifications, replies and cancellations: close lets them finish (bounded).
-    pub(crate) sends: TransportTasks,
-    pub(crate) listener: Mutex<Option<AbortHandle>>,
+    /// The GET stream, while it runs.
+    listener: Mutex<Option<AbortHandle>>,
+    /// Which GET stream runs (starting or established), numbered from 1; 0: none.
+    pub(crate) listening: AtomicU64,
+    /// The number of the last GET stream started.
+    pub(crate) listeners: AtomicU64,
     /// Revision 2026-07-28: no GET stream and no DELETE.
     pub(crate) stateless: AtomicBool,
     /// The transport reported its end.
@@ -46,7 +46,7 @@ impl Inner {
     pub(crate) fn new(
         config: HttpConfig,
         client: HttpClient,
-        inbound: mpsc::Sender<Inbound>,
+        queue: InboundQueue,
     ) -> Result<Self, Error> {
         let mut url: Url = config.url.clone();
         url.set_fragment(None);
@@ -57,13 +57,13 @@ impl Inner {
         let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
             uri,
-            inbound,
+            queue,
             sender,
             session: Mutex::new(None),
             protocol: Mutex::new(None),
-            exchanges: TransportTasks::new(),
-            sends: TransportTasks::new(),
             listener: Mutex::new(None),
+            listening: AtomicU64::new(0),
+            listeners: AtomicU64::new(0),
             stateless: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             config,
@@ -73,12 +73,12 @@ impl Inner {
     /// Hand `inbound` to the transport (waiting while its queue is full). `false` when the
     /// transport is gone.
     pub(crate) async fn deliver(&self, inbound: Inbound) -> bool {
-        self.inbound.send(inbound).await.is_ok()
+        self.queue.deliver(inbound).await
     }
 
     /// Whether the transport reported its end (or is gone).
     pub(crate) fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire) || self.inbound.is_closed()
+        self.closed.load(Ordering::Acquire) || self.queue.is_closed()
     }
 
     pub(crate) fn session_id(&self) -> Option<String> {
@@ -118,6 +118,8 @@ impl Inner {
     pub(crate) fn stop_listener(&self) {
         if let Some(handle) = lock(&self.listener).take() {
             handle.abort();
+            // Stopped now, whenever its future is dropped.
+            self.listening.store(0, Ordering::Release);
         }
     }
 
@@ -125,10 +127,9 @@ impl Inner {
         std::mem::replace(&mut *lock(&self.listener), handle)
     }
 
+    /// Whether the GET stream runs (starting or established).
     pub(crate) fn listener_running(&self) -> bool {
-        lock(&self.listener)
-            .as_ref()
-            .is_some_and(|h| !h.is_finished())
+        self.listening.load(Ordering::Acquire) != 0
     }
 
     /// The server ended the connection (the established GET stream ended): every request

@@ -1,11 +1,12 @@
 //! The optional background GET stream for server notifications and requests.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hyper::body::Body as _;
 use mcp_http::SseStream;
-use mcp_jsonrpc::BoxFuture;
+use mcp_jsonrpc::{BoxFuture, Exchanges};
 use tokio::sync::oneshot;
 
 use crate::inner::Inner;
@@ -28,7 +29,10 @@ impl Inner {
 
     /// Start the listener; the future resolves once it is established or disabled (within
     /// [`listener_deadline`](Self::listener_deadline)).
-    pub(crate) fn start_listener(self: &Arc<Self>) -> BoxFuture<'static, ()> {
+    pub(crate) fn start_listener(
+        self: &Arc<Self>,
+        exchanges: &mut Exchanges,
+    ) -> BoxFuture<'static, ()> {
         let done = || -> BoxFuture<'static, ()> { Box::pin(std::future::ready(())) };
         if !self.config.open_listener || self.is_closed() || self.listener_running() {
             return done();
@@ -38,12 +42,13 @@ impl Inner {
         // Without a deadline nobody waits: the listener starts whenever the server answers.
         let ready_tx = deadline.is_some().then_some(ready_tx);
         let inner = Arc::clone(self);
-        let Some(handle) = self
-            .exchanges
-            .spawn(async move { inner.run_listener(ready_tx).await })
-        else {
-            return done();
-        };
+        let number = self.listeners.fetch_add(1, Ordering::AcqRel) + 1;
+        self.listening.store(number, Ordering::Release);
+        let handle = exchanges.run(async move {
+            // However the listener ends (disabled, failed, stopped), it is not listening.
+            let _running = Running(Arc::clone(&inner), number);
+            inner.run_listener(ready_tx).await;
+        });
         if let Some(old) = self.set_listener(Some(handle.clone())) {
             old.abort();
         }
@@ -60,6 +65,7 @@ impl Inner {
                     tracing::debug!(?deadline, "SSE listener did not start in time; disabled");
                     handle.abort();
                     let _ = inner.set_listener(None);
+                    inner.listening.store(0, Ordering::Release);
                 }
             }
         })
@@ -100,5 +106,18 @@ impl Inner {
         }
         self.close_from_peer("the server's SSE stream (GET) ended")
             .await;
+    }
+}
+
+/// Held by listener number `.1` while it runs; clears [`Inner::listening`] when it ends,
+/// unless a newer listener took its place meanwhile.
+struct Running(Arc<Inner>, u64);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .listening
+            .compare_exchange(self.1, 0, Ordering::AcqRel, Ordering::Acquire);
     }
 }

@@ -10,7 +10,6 @@ use mcp_jsonrpc::{
     BoxFuture, Error, Exchanges, FrameKind, Inbound, Outbound, Session, SessionOptions, Transport,
     TransportHandler, TransportInfo, TransportTraits, WireRules,
 };
-use tokio::sync::mpsc;
 
 use crate::HttpConfig;
 use crate::inner::Inner;
@@ -23,9 +22,10 @@ const INBOUND_QUEUE: usize = 64;
 /// A Streamable HTTP connection to one MCP server (revisions 2025-03-26 to 2026-07-28): the
 /// message pipe under a [`Session`].
 ///
-/// Every frame is its own POST, run with its reply (a JSON body or an SSE stream) on a task
-/// of the transport's own, which hands what it reads to the session; a request's
-/// cancellation stops its task. Each frame's hints say what it carries: its revision
+/// Every frame is its own POST, run with its reply (a JSON body or an SSE stream) as an
+/// exchange the transport owns and polls whenever the session's driver polls it; what it
+/// reads goes to the session through a bounded queue, and a request's cancellation stops
+/// its exchange. Each frame's hints say what it carries: its revision
 /// (`MCP-Protocol-Version`), its headers (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` at
 /// 2026-07-28), and whether it goes without a session (2026-07-28 is stateless: no session
 /// id is sent or kept, and a JSON-RPC error in a 4xx/5xx body is that request's
@@ -35,8 +35,7 @@ const INBOUND_QUEUE: usize = 64;
 /// `initialize` starts a fresh one. Dropping it aborts every task.
 pub struct HttpTransport {
     inner: Arc<Inner>,
-    inbound: mpsc::Receiver<Inbound>,
-    /// Which task serves which request.
+    /// Every POST and its reply, and the GET stream.
     exchanges: Exchanges,
 }
 
@@ -73,11 +72,10 @@ impl HttpTransport {
             &config.extra_root_certs_der,
         )
         .await?;
-        let (tx, inbound) = mpsc::channel(INBOUND_QUEUE);
+        let exchanges = Exchanges::new(INBOUND_QUEUE);
         Ok(Self {
-            inner: Arc::new(Inner::new(config, client, tx)?),
-            inbound,
-            exchanges: Exchanges::new(),
+            inner: Arc::new(Inner::new(config, client, exchanges.queue())?),
+            exchanges,
         })
     }
 
@@ -98,46 +96,36 @@ impl Transport for HttpTransport {
             kind,
             bytes,
             hints,
-            mut ack,
+            ack,
             ..
         } = frame;
         let inner = Arc::clone(&self.inner);
         let body = Bytes::from(bytes);
         match kind {
             FrameKind::Request(id) => {
-                let exchange = inner.clone().exchange(body, id.clone(), hints);
-                if let Some(task) = self.inner.exchanges.spawn(exchange) {
-                    self.exchanges.insert(id, task);
-                }
+                let exchange = inner.exchange(body, id.clone(), hints);
+                self.exchanges.run_for(id, exchange);
             }
             FrameKind::Cancellation { id, by_close } => {
                 // Nobody reads its reply any more: its stream closes (at 2026-07-28 that
                 // is the whole cancellation).
                 self.exchanges.abort(&id);
                 if !by_close {
-                    self.inner.sends.spawn(async move {
-                        let _ = inner.post_frame(body, hints).await;
-                    });
+                    self.exchanges.run(inner.post_frame(body, hints, None));
                 }
             }
             _ => {
-                let ack = ack.take();
-                self.inner.sends.spawn(async move {
-                    let result = inner.post_frame(body, hints).await;
-                    if let Some(ack) = ack {
-                        ack.done(result);
-                    }
-                });
+                self.exchanges.run(inner.post_frame(body, hints, ack));
             }
         }
     }
 
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
-        match self.inbound.poll_recv(cx) {
-            Poll::Ready(Some(inbound)) => Poll::Ready(inbound),
-            // The transport holds a sender itself: the queue never ends.
-            Poll::Ready(None) | Poll::Pending => Poll::Pending,
-        }
+        self.exchanges.poll_recv(cx)
+    }
+
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        self.exchanges.poll_work(cx);
     }
 
     fn negotiated(&mut self, rules: &WireRules) -> BoxFuture<'static, ()> {
@@ -149,19 +137,19 @@ impl Transport for HttpTransport {
         if rules.stateless {
             return Box::pin(std::future::ready(()));
         }
-        self.inner.start_listener()
+        self.inner.start_listener(&mut self.exchanges)
     }
 
-    /// Stop the GET stream and the requests' exchanges, let notifications, replies and
-    /// cancellations already handed over go out (within two seconds), delete the server's
-    /// session (best effort, within two seconds), and wait for every task.
+    /// Stop the GET stream; let the exchanges already running finish (within two seconds:
+    /// notifications, replies and cancellations go out; the requests' exchanges were
+    /// stopped by their cancellation or end with nobody reading); delete the server's
+    /// session (best effort, within two seconds).
     fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let inner = &self.inner;
             inner.stop_listener();
-            inner.exchanges.abort();
-            inner.sends.finish(inner.housekeeping_timeout()).await;
-            inner.sends.abort();
+            self.exchanges.abort_requests();
+            self.exchanges.finish(inner.housekeeping_timeout()).await;
             if inner.session_id().is_some() && !inner.stateless.load(Ordering::SeqCst) {
                 // Best effort: 405 (the server keeps sessions) and failures are fine.
                 match tokio::time::timeout(
@@ -177,7 +165,6 @@ impl Transport for HttpTransport {
                     Err(_) => tracing::debug!("DELETE of the session timed out"),
                 }
             }
-            inner.exchanges.finish(std::time::Duration::ZERO).await;
         })
     }
 
@@ -203,13 +190,5 @@ impl TransportInfo for Inner {
 
     fn listening(&self) -> bool {
         self.listener_running()
-    }
-}
-
-impl Drop for HttpTransport {
-    fn drop(&mut self) {
-        // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.exchanges.abort();
-        self.inner.sends.abort();
     }
 }

@@ -10,8 +10,7 @@ use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, drain_body, http_error};
-use mcp_jsonrpc::{Error, Inbound, TransportTasks};
-use tokio::sync::mpsc;
+use mcp_jsonrpc::{Error, Inbound, InboundQueue};
 use url::Url;
 
 use crate::SseConfig;
@@ -22,17 +21,13 @@ pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
 /// Shared by the transport and its tasks.
 pub(crate) struct Inner {
     pub(crate) config: SseConfig,
-    /// Where what the tasks read goes: the transport hands it out of `poll_recv`. Bounded,
-    /// so the session's back-pressure stops the stream being read.
-    inbound: mpsc::Sender<Inbound>,
+    /// Where what the event stream's reader reads goes: the transport hands it out of
+    /// `poll_recv`. Bounded, so the session's back-pressure stops the stream being read.
+    queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
     sender: HttpSender,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
-    /// The event stream's reader and the requests' POSTs: stopped at close.
-    pub(crate) exchanges: TransportTasks,
-    /// POSTs of notifications, replies and cancellations: close lets them finish (bounded).
-    pub(crate) sends: TransportTasks,
     closed: AtomicBool,
 }
 
@@ -40,15 +35,13 @@ impl Inner {
     pub(crate) fn new(
         config: SseConfig,
         client: HttpClient,
-        inbound: mpsc::Sender<Inbound>,
+        queue: InboundQueue,
     ) -> Result<Self, Error> {
         let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
-            inbound,
+            queue,
             sender,
             endpoint: OnceLock::new(),
-            exchanges: TransportTasks::new(),
-            sends: TransportTasks::new(),
             closed: AtomicBool::new(false),
             config,
         })
@@ -57,12 +50,12 @@ impl Inner {
     /// Hand `inbound` to the transport (waiting while its queue is full). `false` when the
     /// transport is gone.
     pub(crate) async fn deliver(&self, inbound: Inbound) -> bool {
-        self.inbound.send(inbound).await.is_ok()
+        self.queue.deliver(inbound).await
     }
 
     /// Whether the transport reported its end (or is gone).
     pub(crate) fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire) || self.inbound.is_closed()
+        self.closed.load(Ordering::Acquire) || self.queue.is_closed()
     }
 
     /// The event stream ended: nothing can be answered any more. Pending requests fail

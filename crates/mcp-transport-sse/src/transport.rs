@@ -9,7 +9,6 @@ use mcp_jsonrpc::{
     BoxFuture, Error, Exchanges, FrameKind, Inbound, Outbound, Session, SessionOptions, Transport,
     TransportHandler, TransportTraits,
 };
-use tokio::sync::mpsc;
 use url::Url;
 
 use crate::SseConfig;
@@ -24,16 +23,18 @@ const INBOUND_QUEUE: usize = 64;
 /// under a [`Session`].
 ///
 /// [`open`](Self::open) opens the server's event stream and waits for its `endpoint`
-/// event; every message is then POSTed there (each on a task of the transport's own) and
-/// every answer, notification and server request arrives on the stream. When the stream
+/// event; every message is then POSTed there and every answer, notification and server
+/// request arrives on the stream; the stream's reader and the POSTs are exchanges the
+/// transport owns and polls whenever the session's driver polls it. When the stream
 /// ends, pending requests fail with [`crate::Error::StreamClosed`] and the session closes.
 /// A request's cancellation stops its POST (a legacy server may never answer a POST for an
 /// unknown session). Dropping the transport aborts every task and the stream with them.
 pub struct SseTransport {
     inner: Arc<Inner>,
-    inbound: mpsc::Receiver<Inbound>,
-    /// Which POST serves which request.
+    /// The event stream's reader and every POST.
     exchanges: Exchanges,
+    /// Stops the event stream's reader.
+    reader: futures_util::future::AbortHandle,
 }
 
 impl std::fmt::Debug for SseTransport {
@@ -76,8 +77,8 @@ impl SseTransport {
         )
         .await?;
         let deadline = config.connect_timeout;
-        let (tx, inbound) = mpsc::channel(INBOUND_QUEUE);
-        let inner = Arc::new(Inner::new(config, client, tx)?);
+        let mut exchanges = Exchanges::new(INBOUND_QUEUE);
+        let inner = Arc::new(Inner::new(config, client, exchanges.queue())?);
         let open = tokio::time::timeout(deadline, inner.open_stream())
             .await
             .map_err(|_| {
@@ -90,13 +91,11 @@ impl SseTransport {
         tracing::debug!(endpoint = %shown(&open.endpoint), "legacy SSE endpoint received");
         let _ = inner.endpoint.set(open.endpoint.clone());
         let reader = Arc::clone(&inner);
-        inner
-            .exchanges
-            .spawn(async move { reader.run_reader(open).await });
+        let reader = exchanges.run(async move { reader.run_reader(open).await });
         Ok(Self {
             inner,
-            inbound,
-            exchanges: Exchanges::new(),
+            exchanges,
+            reader,
         })
     }
 
@@ -123,16 +122,14 @@ impl Transport for SseTransport {
                         inner.deliver(Inbound::Failed { id: failed, error }).await;
                     }
                 };
-                if let Some(task) = self.inner.exchanges.spawn(post) {
-                    self.exchanges.insert(id, task);
-                }
+                self.exchanges.run_for(id, post);
             }
             kind => {
                 if let FrameKind::Cancellation { id, .. } = &kind {
                     // Nobody waits for its POST any more.
                     self.exchanges.abort(id);
                 }
-                self.inner.sends.spawn(async move {
+                self.exchanges.run(async move {
                     let result = inner.post(body).await;
                     if let Some(ack) = ack {
                         ack.done(result);
@@ -143,23 +140,22 @@ impl Transport for SseTransport {
     }
 
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
-        match self.inbound.poll_recv(cx) {
-            Poll::Ready(Some(inbound)) => Poll::Ready(inbound),
-            // The transport holds a sender itself: the queue never ends.
-            Poll::Ready(None) | Poll::Pending => Poll::Pending,
-        }
+        self.exchanges.poll_recv(cx)
     }
 
-    /// Drop the event stream (the server sees the client go away and ends the session) and
-    /// the requests' POSTs; let notifications and cancellations already handed over go out
-    /// (within two seconds); wait for every task.
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        self.exchanges.poll_work(cx);
+    }
+
+    /// Drop the event stream (the server sees the client go away and ends the session);
+    /// let the POSTs already running finish (within two seconds: notifications and
+    /// cancellations go out); stop the rest.
     fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let inner = &self.inner;
-            inner.exchanges.abort();
-            inner.sends.finish(inner.housekeeping_timeout()).await;
-            inner.sends.abort();
-            inner.exchanges.finish(std::time::Duration::ZERO).await;
+            let grace = self.inner.housekeeping_timeout();
+            self.reader.abort();
+            self.exchanges.abort_requests();
+            self.exchanges.finish(grace).await;
         })
     }
 
@@ -170,13 +166,5 @@ impl Transport for SseTransport {
     /// Revision 2026-07-28 has no HTTP+SSE transport.
     fn traits(&self) -> TransportTraits {
         TransportTraits::new().with_stateless_revision(false)
-    }
-}
-
-impl Drop for SseTransport {
-    fn drop(&mut self) {
-        // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.exchanges.abort();
-        self.inner.sends.abort();
     }
 }

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ use tokio::time::Sleep;
 use tokio_util::sync::CancellationToken;
 
 use crate::line_reader::{Line, LineEvent, LineReader};
-use crate::process_group::Exited;
+use crate::process_group::{Exited, ProcessGroup};
 use crate::shutdown::wait_exit;
 use crate::writer::Writer;
 
@@ -52,8 +53,9 @@ pub(crate) struct Reader {
     lines: LineReader<BufReader<ChildStdout>>,
     max_line_bytes: usize,
     exit: watch::Receiver<Option<Exited>>,
-    /// Resolves [`EXIT_GRACE`] after the server exited.
-    exited: BoxFuture<'static, ()>,
+    group: Arc<ProcessGroup>,
+    /// Armed once the server exited: reading goes on for [`EXIT_GRACE`].
+    grace: Option<Pin<Box<Sleep>>>,
     /// Armed when a write failed.
     write_failed: Option<Pin<Box<Sleep>>>,
     stderr_done: CancellationToken,
@@ -69,17 +71,15 @@ impl Reader {
     pub(crate) fn new(
         stdout: ChildStdout,
         max_line_bytes: usize,
+        group: Arc<ProcessGroup>,
         exit: watch::Receiver<Option<Exited>>,
         stderr_done: CancellationToken,
     ) -> Self {
-        let mut watch = exit.clone();
         Self {
             lines: LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max_line_bytes),
             max_line_bytes,
-            exited: Box::pin(async move {
-                let _ = watch.wait_for(Option::is_some).await;
-                tokio::time::sleep(EXIT_GRACE).await;
-            }),
+            group,
+            grace: None,
             exit,
             write_failed: None,
             stderr_done,
@@ -130,7 +130,12 @@ impl Reader {
             }
             Poll::Pending => {}
         }
-        if self.exited.as_mut().poll(cx).is_ready() {
+        if self.grace.is_none() && self.group.exit_signal.poll(cx).is_ready() {
+            self.grace = Some(Box::pin(tokio::time::sleep(EXIT_GRACE)));
+        }
+        if let Some(grace) = &mut self.grace
+            && grace.as_mut().poll(cx).is_ready()
+        {
             return self.end(cx, End::Exited);
         }
         if let Some(sleep) = &mut self.write_failed

@@ -112,7 +112,13 @@ impl StdioTransport {
         };
         Ok(Self {
             writer: Writer::new(stdin),
-            reader: Reader::new(stdout, config.max_line_bytes, exit.clone(), stderr_done),
+            reader: Reader::new(
+                stdout,
+                config.max_line_bytes,
+                Arc::clone(&group),
+                exit.clone(),
+                stderr_done,
+            ),
             info: Arc::new(ProcessInfo {
                 group: Arc::clone(&group),
                 stderr_tail,
@@ -182,15 +188,19 @@ impl Transport for StdioTransport {
     }
 
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
-        if matches!(self.writer.poll_flush(cx), Poll::Ready(Err(_))) {
-            self.reader.write_failed();
-        }
+        self.poll_send(cx);
         let next = self.reader.poll_next(cx, &self.writer);
         if matches!(next, Poll::Ready(Inbound::Closed { .. })) {
             tracing::debug!(command = %self.command, "the server went away");
             self.stop_in_background();
         }
         next
+    }
+
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        if matches!(self.writer.poll_flush(cx), Poll::Ready(Err(_))) {
+            self.reader.write_failed();
+        }
     }
 
     /// Shut the server down (write what is queued, close stdin, wait, `SIGTERM` the group,

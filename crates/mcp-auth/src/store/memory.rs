@@ -1,16 +1,19 @@
 //! [`MemoryTokenStore`]: tokens for the life of the process.
 
+use mcp_types::sync::lock;
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
+use super::lock::{LockScope, ProcessLocks, StoreLock};
 use super::{RegisteredClient, StoredTokens, TokenStore};
 use crate::AuthError;
 
-/// Tokens and clients in memory, lost when the process ends.
+/// Tokens and clients in memory, lost when the process ends. Its locks are this process's.
 #[derive(Debug, Default)]
 pub struct MemoryTokenStore {
     tokens: Mutex<HashMap<String, StoredTokens>>,
     clients: Mutex<HashMap<String, RegisteredClient>>,
+    locks: ProcessLocks,
 }
 
 impl MemoryTokenStore {
@@ -18,10 +21,6 @@ impl MemoryTokenStore {
     pub fn new() -> Self {
         Self::default()
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl TokenStore for MemoryTokenStore {
@@ -46,5 +45,14 @@ impl TokenStore for MemoryTokenStore {
     fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError> {
         lock(&self.clients).insert(issuer.to_owned(), client.clone());
         Ok(())
+    }
+
+    fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
+        lock(&self.clients).remove(issuer);
+        Ok(())
+    }
+
+    fn try_lock(&self, scope: LockScope<'_>) -> Result<Option<StoreLock>, AuthError> {
+        Ok(self.locks.try_lock(scope))
     }
 }

@@ -95,6 +95,8 @@ pub(crate) struct Driver<T> {
     armed: Option<Instant>,
     /// The transport has not said [`Inbound::Closed`].
     open: bool,
+    /// The time of this wake-up: read once per turn of the loop, not per command.
+    now: Instant,
     status: Arc<Status>,
 }
 
@@ -127,6 +129,7 @@ impl<T: Transport> Driver<T> {
             sleep: Box::pin(tokio::time::sleep_until(tokio::time::Instant::now())),
             armed: None,
             open: true,
+            now: now(),
             status,
         }
     }
@@ -148,9 +151,18 @@ impl<T: Transport> Driver<T> {
                 open,
                 ..
             } = &mut self;
+            let transporting = *open;
             tokio::select! {
                 biased;
-                () = poll_fn(|cx| read(transport, state, outlet, open, cx)), if reading => {}
+                () = poll_fn(|cx| {
+                    if reading {
+                        read(transport, state, outlet, open, cx)
+                    } else {
+                        // Busy: nothing is read, but what is queued still goes out.
+                        transport.poll_send(cx);
+                        Poll::Pending
+                    }
+                }), if transporting => {}
                 command = commands.recv() => match command {
                     Some(command) => {
                         if !self.commands(command).await {
@@ -164,7 +176,10 @@ impl<T: Transport> Driver<T> {
                         return;
                     }
                 },
-                () = sleep, if timed => self.state.handle_timeout(now()),
+                () = sleep, if timed => {
+                    self.now = now();
+                    self.state.handle_timeout(self.now);
+                }
             }
         }
         self.close().await;
@@ -173,6 +188,7 @@ impl<T: Transport> Driver<T> {
     /// Take `first` and every command already queued (letting the transport write after
     /// each [`WRITE_BATCH`]). `false` when one of them closes the session.
     async fn commands(&mut self, first: Command) -> bool {
+        self.now = now();
         let mut next = Some(first);
         let mut taken = 0;
         while let Some(command) = next {
@@ -214,7 +230,7 @@ impl<T: Transport> Driver<T> {
                 };
                 let registered = self
                     .state
-                    .request(now(), id, &method, params, &options, waiter);
+                    .request(self.now, id, &method, params, &options, waiter);
                 if let Err((e, waiter)) = registered {
                     let _ = waiter.reply.send(Err(e));
                 }
@@ -229,7 +245,7 @@ impl<T: Transport> Driver<T> {
                 done,
             } => match self
                 .state
-                .notify_related(now(), &method, params.as_deref(), related)
+                .notify_related(self.now, &method, params.as_deref(), related)
             {
                 Ok(Some(send)) => {
                     self.outlet.notified.insert(send, done);
@@ -246,7 +262,7 @@ impl<T: Transport> Driver<T> {
                 self.outlet.peer.finished(&id);
                 match outcome {
                     Some(ServerRequestOutcome::Reply(outcome)) => {
-                        self.state.respond(now(), &id, &outcome);
+                        self.state.respond(self.now, &id, &outcome);
                     }
                     _ => self.state.decline(&id),
                 }

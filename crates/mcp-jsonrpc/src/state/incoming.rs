@@ -1,20 +1,20 @@
 //! The peer's requests this end is answering: which may still be answered, and how many
 //! run at once (the driver stops reading when they reach the cap).
 
-use std::collections::HashSet;
-
 use mcp_types::RequestId;
+
+use crate::state::id_map::IdSet;
 
 #[derive(Debug)]
 pub(crate) struct Incoming {
-    running: HashSet<RequestId>,
+    running: IdSet,
     cap: usize,
 }
 
 impl Incoming {
     pub(crate) fn new(cap: usize) -> Self {
         Self {
-            running: HashSet::new(),
+            running: IdSet::default(),
             cap: cap.max(1),
         }
     }

@@ -37,6 +37,7 @@
 
 mod deadline;
 mod event;
+mod id_map;
 mod incoming;
 mod outgoing;
 mod received;
@@ -67,6 +68,8 @@ pub use rules::{DEFAULT_MAX_SERVER_REQUESTS, Role, SessionOptions, WireRules};
 pub use transmit::{FrameHints, FrameKind, McpHeader, SendId, Transmit};
 
 use self::deadline::{Alarm, Deadline, Resets};
+#[cfg(feature = "tokio")]
+pub(crate) use self::id_map::IdMap;
 use self::incoming::Incoming;
 use self::outgoing::{Entry, Outgoing};
 use self::sends::{Send, SendKind, Sends};

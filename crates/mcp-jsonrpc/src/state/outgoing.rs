@@ -1,12 +1,12 @@
 //! Our requests waiting for their answer: what each was registered with, when it times out,
 //! and whether progress moves that time.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use mcp_types::RequestId;
 
 use crate::state::deadline::{Deadline, Resets};
+use crate::state::id_map::IdMap;
 
 /// One request of ours in flight.
 #[derive(Debug)]
@@ -24,13 +24,13 @@ pub(crate) struct Entry<C> {
 
 #[derive(Debug)]
 pub(crate) struct Outgoing<C> {
-    map: HashMap<RequestId, Entry<C>>,
+    map: IdMap<Entry<C>>,
 }
 
 impl<C> Default for Outgoing<C> {
     fn default() -> Self {
         Self {
-            map: HashMap::new(),
+            map: IdMap::default(),
         }
     }
 }

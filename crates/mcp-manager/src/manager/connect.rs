@@ -69,7 +69,7 @@ impl Inner {
             options = options.with_auth_hook(provider);
         }
         // A reconnect speaks the era the last connection found, without probing again.
-        let known_era = *slot.known_era.lock().unwrap_or_else(|p| p.into_inner());
+        let known_era = *mcp_types::sync::lock(&slot.known_era);
         if let (EraPreference::Auto, Some(era)) = (options.era(), known_era) {
             options = options.with_era(match era {
                 Era::Modern => EraPreference::ModernOnly,
@@ -81,11 +81,11 @@ impl Inner {
                 Ok(client) => client,
                 Err(e) => {
                     // Perhaps the server changed era: probe again next time.
-                    *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    *mcp_types::sync::lock(&slot.known_era) = None;
                     return Err(ManagerError::client(name, e));
                 }
             };
-            *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = Some(client.era());
+            *mcp_types::sync::lock(&slot.known_era) = Some(client.era());
             let lists = match load_lists(&client).await {
                 Ok(lists) => lists,
                 Err(e) => {
@@ -109,10 +109,7 @@ impl Inner {
                     listen,
                 });
             }
-            let uris: Vec<String> = slot
-                .subscriptions
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
+            let uris: Vec<String> = mcp_types::sync::lock(&slot.subscriptions)
                 .iter()
                 .cloned()
                 .collect();

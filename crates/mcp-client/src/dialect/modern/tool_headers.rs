@@ -79,14 +79,14 @@ impl ToolHeaders {
     /// annotations break the rules, remembering why, and remember the parameters of the
     /// others.
     pub(crate) fn vet(&self, tools: &mut Vec<Tool>) {
-        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        let mut vetted = mcp_types::sync::write(&self.tools);
         tools.retain(|tool| vetted.keep(&tool.name, &tool.input_schema));
     }
 
     /// [`vet`](Self::vet) for tools as the server sent them (`list_all_raw`). An item that
     /// is not a tool is kept: decoding it reports that.
     pub(crate) fn vet_raw(&self, tools: &mut Vec<Box<RawValue>>) {
-        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        let mut vetted = mcp_types::sync::write(&self.tools);
         tools.retain(|raw| match serde_json::from_str::<ToolSchema>(raw.get()) {
             Ok(tool) => vetted.keep(&tool.name, &tool.input_schema),
             Err(_) => true,
@@ -96,7 +96,7 @@ impl ToolHeaders {
     /// The parameters of `tool` for a call (none when it was not listed or has none), or
     /// the refusal of a tool that was left out.
     pub(crate) fn for_call(&self, tool: &str) -> Result<Option<Arc<[HeaderParam]>>, Error> {
-        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        let vetted = mcp_types::sync::read(&self.tools);
         if let Some(reason) = vetted.left_out.get(tool) {
             return Err(Error::ToolLeftOut {
                 tool: tool.to_owned(),
@@ -108,7 +108,7 @@ impl ToolHeaders {
 
     /// The tools left out, by name.
     pub(crate) fn left_out(&self) -> Vec<LeftOutTool> {
-        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        let vetted = mcp_types::sync::read(&self.tools);
         let mut left_out: Vec<LeftOutTool> = vetted
             .left_out
             .iter()
