@@ -3,6 +3,10 @@
 //! it, over stdio (the proxy is the client's child, the server the proxy's) and over
 //! Streamable HTTP (`mcp proxy --listen` in front of the HTTP bench server). Calls per
 //! second both ways and their ratio; reported, never asserted.
+//!
+//! At revision 2026-07-28 on both ends: the proxy offers `server/discover` to its hosts,
+//! so our client (which probes it first) speaks 2026-07-28 to the proxy whatever the server
+//! speaks, and the direct runs must speak it too to compare like with like.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -67,12 +71,16 @@ pub(crate) fn rows(env: &Env, binaries: &Binaries, repeat: usize) -> Result<Vec<
     let mut rows = Vec::new();
     for (name, args, calls) in CASES {
         eprintln!("bench: proxy, stdio, {name}");
-        let direct = vec!["--stdio-server".to_owned(), server.clone()];
+        let direct = vec![
+            "--stdio-server".to_owned(),
+            server.clone(),
+            "--modern".to_owned(),
+        ];
         let proxied = vec![
             "--stdio-server".to_owned(),
             path(&mcp)?,
             "--stdio".to_owned(),
-            server.clone(),
+            format!("{server} --modern"),
             "proxy".to_owned(),
         ];
         rows.push(row(
@@ -87,7 +95,7 @@ pub(crate) fn rows(env: &Env, binaries: &Binaries, repeat: usize) -> Result<Vec<
 
         eprintln!("bench: proxy, http, {name}");
         let http = Background::start(
-            Command::new(&binaries.server).args(["--http", "127.0.0.1:0"]),
+            Command::new(&binaries.server).args(["--modern", "--http", "127.0.0.1:0"]),
             "listening ",
             Stream::Stdout,
         )?;
@@ -124,6 +132,7 @@ fn row(
         let mut best = f64::INFINITY;
         for _ in 0..repeat.max(1) {
             let mut args: Vec<String> = mode.iter().map(|s| (*s).to_owned()).collect();
+            args.push("--modern".to_owned());
             args.extend(target.iter().cloned());
             let report = crate::bench::run_report(binaries.client(), &args)?;
             best = best.min(report["secs"].as_f64().unwrap_or(f64::INFINITY));
@@ -141,7 +150,10 @@ fn row(
 
 /// The table.
 pub(crate) fn print(rows: &[ProxyRow]) {
-    println!("\nthrough mcp proxy vs direct (our client; calls per second, best run each)\n");
+    println!(
+        "\nthrough mcp proxy vs direct (our client, 2026-07-28 both ends; calls per second, best \
+         run each)\n"
+    );
     println!(
         "{:<35} {:>12} {:>12} {:>8}",
         "case", "direct /s", "proxy /s", "proxy×"

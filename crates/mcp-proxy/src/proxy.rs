@@ -66,8 +66,8 @@ impl Proxy {
     /// Serve one host on this process's stdin and stdout until it closes stdin (or the
     /// session fails). Nothing else may write to stdout meanwhile.
     pub async fn serve_stdio(&self) -> Result<(), ProxyError> {
-        self.serve_pipe(tokio::io::stdin(), tokio::io::stdout())
-            .await
+        let (reader, writer) = stdio();
+        self.serve_pipe(reader, writer).await
     }
 
     /// Serve one host over a pipe: JSON-RPC lines read from `reader`, written to `writer`,
@@ -107,6 +107,41 @@ impl Proxy {
 
     pub(crate) fn core(&self) -> &Arc<Core> {
         &self.core
+    }
+}
+
+/// This process's stdin and stdout for the stdio face: when they are pipes (as a host
+/// makes them), non-blocking pipes the runtime polls; otherwise (a terminal, a file)
+/// tokio's stdin and stdout, which read and write on blocking threads, one write each.
+fn stdio() -> (
+    Box<dyn AsyncRead + Send + Unpin>,
+    Box<dyn AsyncWrite + Send + Unpin>,
+) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use tokio::net::unix::pipe;
+        let reader = std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .and_then(pipe::Receiver::from_owned_fd);
+        let writer = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .and_then(pipe::Sender::from_owned_fd);
+        let reader: Box<dyn AsyncRead + Send + Unpin> = match reader {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdin()),
+        };
+        let writer: Box<dyn AsyncWrite + Send + Unpin> = match writer {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdout()),
+        };
+        (reader, writer)
+    }
+    #[cfg(not(unix))]
+    {
+        (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
     }
 }
 

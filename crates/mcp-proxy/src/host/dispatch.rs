@@ -54,11 +54,7 @@ impl Host {
     /// Who answers, as the host is told in results at 2026-07-28.
     fn server_info(&self) -> mcp_types::Implementation {
         match self.core.started() {
-            Some(upstreams) => {
-                upstreams
-                    .describe(&self.core.options.server_info)
-                    .server_info
-            }
+            Some(upstreams) => upstreams.server_info(&self.core.options.server_info),
             None => self.core.options.server_info.clone(),
         }
     }

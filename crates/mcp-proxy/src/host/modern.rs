@@ -109,6 +109,11 @@ const CACHEABLE: &[&str] = &[
 /// be cached (`ttlMs: 0`, `private`), since what the proxy lists can change with any of
 /// its servers.
 pub(crate) fn finish(method: &str, result: Box<RawValue>, server_info: &Value) -> Box<RawValue> {
+    if !CACHEABLE.contains(&method)
+        && let Some(spliced) = splice(&result, server_info)
+    {
+        return spliced;
+    }
     let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(result.get()) else {
         return result;
     };
@@ -127,6 +132,28 @@ pub(crate) fn finish(method: &str, result: Box<RawValue>, server_info: &Value) -
             .or_insert_with(|| server_info.clone());
     }
     mcp_types::to_raw(&object).unwrap_or(result)
+}
+
+/// The fast path of [`finish`], for a result in which neither `resultType` nor `_meta` can
+/// appear (most tool results): the two members written in front of the result's own, as
+/// text, without parsing it into a tree and writing it again. `None` when it does not
+/// apply.
+fn splice(result: &RawValue, server_info: &Value) -> Option<Box<RawValue>> {
+    let text = result.get().trim();
+    let rest = text.strip_prefix('{')?;
+    // A key is one of those only if the text holds it, or spells it with escapes.
+    if text.contains("resultType") || text.contains("_meta") || text.contains("\\u") {
+        return None;
+    }
+    let meta = json!({mcp_types::META_SERVER_INFO: server_info});
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(r#"{"resultType":"complete","_meta":"#);
+    out.push_str(&meta.to_string());
+    if !rest.trim_start().starts_with('}') {
+        out.push(',');
+    }
+    out.push_str(rest);
+    RawValue::from_string(out).ok()
 }
 
 #[cfg(test)]
@@ -193,6 +220,15 @@ mod tests {
             (&listed["ttlMs"], &listed["cacheScope"]),
             (&json!(0), &json!("private"))
         );
+        // The fast path writes what the general one does.
+        for result in [json!({"content": [{"type": "text", "text": "x}"}]}), json!({})] {
+            let fast: Value = serde_json::from_str(splice(&raw(result.clone()), &info).unwrap().get()).unwrap();
+            let mut general = result.as_object().unwrap().clone();
+            general.insert("resultType".into(), json!("complete"));
+            general.insert("_meta".into(), json!({mcp_types::META_SERVER_INFO: info}));
+            assert_eq!(fast, Value::Object(general));
+        }
+        assert!(splice(&raw(json!({"_meta": {}})), &info).is_none());
         let own = json!({"tools": [], "ttlMs": 5000, "cacheScope": "public"});
         let kept: Value =
             serde_json::from_str(finish("tools/list", raw(own), &info).get()).unwrap();

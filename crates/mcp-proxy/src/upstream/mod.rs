@@ -169,6 +169,17 @@ impl Upstreams {
         }
     }
 
+    /// Who answers: the one server, or the gateway (`gateway`).
+    pub(crate) fn server_info(
+        &self,
+        gateway: &mcp_types::Implementation,
+    ) -> mcp_types::Implementation {
+        match self.only().and_then(|name| self.manager.client(name)) {
+            Some(client) => client.server_info(),
+            None => gateway.clone(),
+        }
+    }
+
     /// Each connected server's instructions under its name.
     fn gateway_instructions(&self) -> Option<String> {
         let mut parts = Vec::new();
