@@ -221,8 +221,12 @@ mod tests {
             (&json!(0), &json!("private"))
         );
         // The fast path writes what the general one does.
-        for result in [json!({"content": [{"type": "text", "text": "x}"}]}), json!({})] {
-            let fast: Value = serde_json::from_str(splice(&raw(result.clone()), &info).unwrap().get()).unwrap();
+        for result in [
+            json!({"content": [{"type": "text", "text": "x}"}]}),
+            json!({}),
+        ] {
+            let fast: Value =
+                serde_json::from_str(splice(&raw(result.clone()), &info).unwrap().get()).unwrap();
             let mut general = result.as_object().unwrap().clone();
             general.insert("resultType".into(), json!("complete"));
             general.insert("_meta".into(), json!({mcp_types::META_SERVER_INFO: info}));
