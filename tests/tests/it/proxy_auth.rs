@@ -29,22 +29,9 @@ async fn without_a_token_the_host_is_told_to_log_in_and_after_a_login_it_works()
         ServerEntry::new("locked", protected.config()),
     )]);
     let proxy = proxy_with_store(entries.clone(), &store);
-    let (host_out, proxy_in) = tokio::io::duplex(4096);
-    let (proxy_out, host_in) = tokio::io::duplex(4096);
-    let serving = tokio::spawn({
-        let proxy = proxy.clone();
-        async move { proxy.serve_pipe(proxy_in, proxy_out).await }
-    });
-    let pipe = mcp_transport_stdio::PipeTransport::new(host_in, host_out);
     // Bounded: no browser is waited for.
-    let refused = bounded(mcp_client::Client::connect_with(
-        legacy_host(),
-        mcp_jsonrpc::SessionOptions::new(),
-        pipe,
-    ))
-    .await
-    .unwrap_err();
-    let text = mcp_types::error_chain(&refused).to_string();
+    let (refused, serving) = try_host(&proxy, legacy_host()).await;
+    let text = mcp_types::error_chain(&refused.unwrap_err()).to_string();
     assert!(text.contains("mcp login locked"), "{text}");
     drop(serving);
     proxy.shutdown().await;

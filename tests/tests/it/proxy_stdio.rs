@@ -328,26 +328,9 @@ async fn a_server_that_cannot_start_fails_the_handshake_with_its_reason() {
             mcp_client::ServerConfig::stdio("/nonexistent/mcp-server", Vec::<String>::new()),
         ),
     )]));
-    let (host_out, proxy_in) = tokio::io::duplex(4096);
-    let (proxy_out, host_in) = tokio::io::duplex(4096);
-    let serving = tokio::spawn({
-        let proxy = proxy.clone();
-        async move { proxy.serve_pipe(proxy_in, proxy_out).await }
-    });
-    let pipe = mcp_transport_stdio::PipeTransport::new(host_in, host_out);
-    let error = bounded(mcp_client::Client::connect_with(
-        ClientOptions::new("h", "1"),
-        mcp_jsonrpc::SessionOptions::new(),
-        pipe,
-    ))
-    .await
-    .unwrap_err();
-    assert!(
-        error.to_string().contains("broken")
-            || format!("{}", mcp_types::error_chain(&error)).contains("broken"),
-        "{}",
-        mcp_types::error_chain(&error)
-    );
+    let (refused, serving) = try_host(&proxy, ClientOptions::new("h", "1")).await;
+    let error = mcp_types::error_chain(&refused.unwrap_err()).to_string();
+    assert!(error.contains("broken"), "{error}");
     drop(serving);
     proxy.shutdown().await;
 }

@@ -10,15 +10,14 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Response, StatusCode};
-use mcp_jsonrpc::{Received, Session};
+use mcp_jsonrpc::Received;
 use mcp_types::sync::lock;
 use mcp_types::{ErrorObject, RequestId, error_codes, is_supported_version};
 use serde_json::Value;
 
 use super::Face;
 use super::body::{self, Body};
-use super::pipe::{HttpPipe, Inlet, Streams};
-use crate::host::Host;
+use super::pipe::HttpHost;
 use crate::limits::MAX_HTTP_SESSIONS;
 
 /// The session header.
@@ -28,10 +27,7 @@ const VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// One session of a host.
 struct LegacySession {
-    host: Arc<Host>,
-    session: Session,
-    inlet: Inlet,
-    streams: Arc<Streams>,
+    http: HttpHost,
     last_used: Mutex<Instant>,
 }
 
@@ -45,7 +41,7 @@ impl Sessions {
     fn get(&self, id: &str) -> Option<Arc<LegacySession>> {
         let mut map = lock(&self.map);
         let session = map.get(id).cloned()?;
-        if session.host.is_closed() {
+        if session.http.host.is_closed() {
             map.remove(id);
             return None;
         }
@@ -58,7 +54,7 @@ impl Sessions {
     fn insert(&self, session: Arc<LegacySession>) -> (String, Option<Arc<LegacySession>>) {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let mut map = lock(&self.map);
-        map.retain(|_, s| !s.host.is_closed());
+        map.retain(|_, s| !s.http.host.is_closed());
         let evicted = if map.len() >= MAX_HTTP_SESSIONS {
             let oldest = map
                 .iter()
@@ -87,9 +83,9 @@ impl Sessions {
 
 impl LegacySession {
     async fn close(&self) {
-        self.streams.close();
-        self.host.close().await;
-        self.session.close().await;
+        self.http.streams.close();
+        self.http.host.close().await;
+        self.http.session.close().await;
     }
 }
 
@@ -141,8 +137,9 @@ impl Face {
                 "Bad Request: unsupported MCP-Protocol-Version {version}"
             ));
         }
-        let replies = (!requests.is_empty()).then(|| session.streams.open_replies(&requests));
+        let replies = (!requests.is_empty()).then(|| session.http.streams.open_replies(&requests));
         if session
+            .http
             .inlet
             .send(Received::Bytes(bytes.to_vec()))
             .await
@@ -171,16 +168,8 @@ impl Face {
 
     /// A new session: a host in the server role over an HTTP pipe.
     fn open_session(&self) -> Arc<LegacySession> {
-        let host = Host::new(Arc::clone(&self.core));
-        let streams = Arc::new(Streams::default());
-        let (pipe, inlet) = HttpPipe::new(Arc::clone(&streams));
-        let session = Session::start(pipe, crate::proxy::host_session_options(), host.handler());
-        host.attach(session.clone());
         Arc::new(LegacySession {
-            host,
-            session,
-            inlet,
-            streams,
+            http: HttpHost::open(&self.core),
             last_used: Mutex::new(Instant::now()),
         })
     }
@@ -194,7 +183,7 @@ impl Face {
         let Some(session) = self.sessions.get(id) else {
             return session_not_found();
         };
-        match session.streams.open_get() {
+        match session.http.streams.open_get() {
             Some(stream) => body::event_stream(stream, None),
             None => invalid_status(
                 StatusCode::CONFLICT,

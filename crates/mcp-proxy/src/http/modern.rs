@@ -10,7 +10,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use http::{HeaderMap, Response, StatusCode};
-use mcp_jsonrpc::{Received, Session};
+use mcp_jsonrpc::Received;
 use mcp_types::{
     ErrorObject, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, RequestId, error_codes, methods,
 };
@@ -18,8 +18,7 @@ use serde_json::{Map, Value};
 
 use super::Face;
 use super::body::{self, Body};
-use super::pipe::{HttpPipe, Streams};
-use crate::host::Host;
+use super::pipe::HttpHost;
 
 const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
@@ -69,23 +68,19 @@ impl Face {
         if let Err(error) = self.check_headers(headers, &message) {
             return refuse(StatusCode::BAD_REQUEST, Some(&id), error);
         }
-        let host = Host::new(Arc::clone(&self.core));
-        let streams = Arc::new(Streams::default());
-        let (pipe, inlet) = HttpPipe::new(Arc::clone(&streams));
-        let session = Session::start(pipe, crate::proxy::host_session_options(), host.handler());
-        host.attach(session.clone());
-        let mut replies = streams.open_replies(std::slice::from_ref(&id));
-        if inlet.send(Received::Bytes(bytes.to_vec())).await.is_err() {
-            return body::status(StatusCode::INTERNAL_SERVER_ERROR);
-        }
         // The exchange lives while its reply is on its way: dropped with the response
         // body (the host read it all, or closed the stream: a cancellation), it ends the
         // host's session, and with it the request upstream.
-        let exchange = Exchange {
-            _host: host,
-            _session: session,
-            _inlet: inlet,
-        };
+        let exchange = HttpHost::open(&self.core);
+        let mut replies = exchange.streams.open_replies(std::slice::from_ref(&id));
+        if exchange
+            .inlet
+            .send(Received::Bytes(bytes.to_vec()))
+            .await
+            .is_err()
+        {
+            return body::status(StatusCode::INTERNAL_SERVER_ERROR);
+        }
         let Some(first) = replies.recv().await else {
             return body::status(StatusCode::INTERNAL_SERVER_ERROR);
         };
@@ -214,13 +209,6 @@ impl Face {
         }
         Ok(())
     }
-}
-
-/// Keeps a stateless exchange's host session alive while its reply streams.
-struct Exchange {
-    _host: Arc<Host>,
-    _session: Session,
-    _inlet: super::pipe::Inlet,
 }
 
 /// The `x-mcp-header` annotations of a schema: (path of `properties` keys, header name).

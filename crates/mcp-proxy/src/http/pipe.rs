@@ -158,3 +158,30 @@ impl Transport for HttpPipe {
         "http"
     }
 }
+
+/// One host served over HTTP: its session in the server role over an [`HttpPipe`], where
+/// POSTs put what they bring, and the streams its frames go out on.
+pub(crate) struct HttpHost {
+    pub(crate) host: Arc<crate::host::Host>,
+    pub(crate) session: mcp_jsonrpc::Session,
+    pub(crate) inlet: Inlet,
+    pub(crate) streams: Arc<Streams>,
+}
+
+impl HttpHost {
+    /// A new host of `core`, its session started.
+    pub(crate) fn open(core: &Arc<crate::core::Core>) -> Self {
+        let host = crate::host::Host::new(Arc::clone(core));
+        let streams = Arc::new(Streams::default());
+        let (pipe, inlet) = HttpPipe::new(Arc::clone(&streams));
+        let session =
+            mcp_jsonrpc::Session::start(pipe, crate::proxy::host_session_options(), host.handler());
+        host.attach(session.clone());
+        Self {
+            host,
+            session,
+            inlet,
+            streams,
+        }
+    }
+}

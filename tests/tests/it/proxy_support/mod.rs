@@ -35,6 +35,15 @@ pub fn proxy_of(entries: BTreeMap<String, ServerEntry>) -> Proxy {
 /// A host connected to `proxy` over a pipe: our client, with `options`; and the task
 /// serving it (which ends when the host goes away).
 pub async fn host(proxy: &Proxy, options: ClientOptions) -> (Client, JoinHandle<()>) {
+    let (client, serving) = try_host(proxy, options).await;
+    (client.expect("the host connects to the proxy"), serving)
+}
+
+/// [`host`], for a handshake that may fail (bounded: nothing waits for long).
+pub async fn try_host(
+    proxy: &Proxy,
+    options: ClientOptions,
+) -> (Result<Client, mcp_client::Error>, JoinHandle<()>) {
     let (host_out, proxy_in) = tokio::io::duplex(256 * 1024);
     let (proxy_out, host_in) = tokio::io::duplex(256 * 1024);
     let serving = {
@@ -44,9 +53,7 @@ pub async fn host(proxy: &Proxy, options: ClientOptions) -> (Client, JoinHandle<
         })
     };
     let pipe = PipeTransport::new(host_in, host_out);
-    let client = bounded(Client::connect_with(options, SessionOptions::new(), pipe))
-        .await
-        .expect("the host connects to the proxy");
+    let client = bounded(Client::connect_with(options, SessionOptions::new(), pipe)).await;
     (client, serving)
 }
 
