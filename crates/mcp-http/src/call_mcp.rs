@@ -11,7 +11,9 @@ use mcp_types::{Message, MessageError, RawValue, RequestId, encode_request};
 use url::Url;
 
 use crate::Error as HttpError;
-use crate::{is_event_stream, DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream};
+use crate::{
+    DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream, is_event_stream,
+};
 use crate::{http_error, read_body_bounded};
 use mcp_jsonrpc::{CancelToken, Error};
 
