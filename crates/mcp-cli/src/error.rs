@@ -148,6 +148,7 @@ pub(crate) enum CliError {
     Usage(String),
     /// Where the demo server's executable is cannot be found.
     #[error("cannot locate the mcp executable to run the bundled demo server: {}", error_chain(.0))]
+    #[cfg_attr(not(feature = "demo-server"), allow(dead_code))]
     DemoExecutable(std::io::Error),
     /// Ctrl-C.
     #[error("interrupted")]

@@ -16,10 +16,13 @@ use crate::error::CliError;
 use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
+#[cfg(feature = "demo-server")]
 pub(crate) const DEMO_SERVER_ARG: &str = "__demo-server";
 /// `MCP_DEMO_ALL_TOOLS=1` lists the demo server's fault-injection tools too.
+#[cfg(feature = "demo-server")]
 const DEMO_ALL_TOOLS_ENV: &str = "MCP_DEMO_ALL_TOOLS";
 /// The name of the bundled demo server.
+#[cfg(feature = "demo-server")]
 pub(crate) const DEMO_NAME: &str = "demo";
 /// The name of a server given with `--stdio` or `--url`.
 pub(crate) const ADHOC_NAME: &str = "adhoc";
@@ -99,18 +102,32 @@ impl ServerSet {
                 }
                 Ok(Self::from_config(config, settings))
             }
-            None => {
-                let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-                // Its fault-injection tools are listed only when asked for.
-                let mut args = vec![DEMO_SERVER_ARG];
-                if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
-                    args.push("--hide-test-tools");
-                }
-                let config = ServerConfig::stdio(exe.display().to_string(), args);
-                let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
-                Ok(Self::verbatim(DEMO_NAME, config, source, settings))
-            }
+            None => Self::demo(settings),
         }
+    }
+
+    /// No configuration file: the bundled demo server (this binary, re-executed).
+    #[cfg(feature = "demo-server")]
+    fn demo(settings: ClientSettings) -> Result<Self, CliError> {
+        let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
+        // Its fault-injection tools are listed only when asked for.
+        let mut args = vec![DEMO_SERVER_ARG];
+        if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
+            args.push("--hide-test-tools");
+        }
+        let config = ServerConfig::stdio(exe.display().to_string(), args);
+        let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
+        Ok(Self::verbatim(DEMO_NAME, config, source, settings))
+    }
+
+    /// No configuration file, and no demo server in this build: say what to name.
+    #[cfg(not(feature = "demo-server"))]
+    fn demo(_settings: ClientSettings) -> Result<Self, CliError> {
+        Err(CliError::Usage(
+            "no .mcp.json or mcp.json in this directory: name a server with --config FILE, \
+             --stdio COMMAND or --url URL (this build has no bundled demo server)"
+                .to_owned(),
+        ))
     }
 
     fn from_config(config: McpConfig, settings: ClientSettings) -> Self {
