@@ -150,7 +150,8 @@ impl<C> SessionState<C> {
 
     /// The session's id allocator, for a driver whose handles number their requests
     /// themselves (so a caller knows its request's id before the driver has seen it).
-    pub fn id_allocator(&self) -> Arc<IdAllocator> {
+    #[cfg(feature = "tokio")]
+    pub(crate) fn id_allocator(&self) -> Arc<IdAllocator> {
         Arc::clone(&self.ids)
     }
 
