@@ -163,6 +163,12 @@ impl Client {
         self.inner.session.pending_len()
     }
 
+    /// What the transport can tell about itself: a stdio server's pid and stderr, a
+    /// Streamable HTTP session id and whether its GET stream runs.
+    pub fn transport_info(&self) -> Option<Arc<dyn mcp_jsonrpc::TransportInfo>> {
+        self.inner.session.info().cloned()
+    }
+
     /// The last lines of the server's stderr (stdio), for error reports.
     pub fn stderr_tail(&self) -> Option<String> {
         self.inner.session.stderr_tail()

@@ -67,6 +67,7 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
     CancelToken, IdFormat, PaginationAbort, RawResultSlot, RequestOptions, TransportError,
+    TransportInfo,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};

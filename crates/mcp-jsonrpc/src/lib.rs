@@ -53,8 +53,8 @@ pub use cancel::{CancelToken, Cancelled};
 #[cfg(feature = "tokio")]
 pub use driver::Session;
 pub use error::{Error, Result};
-pub use ids::IdFormat;
 pub(crate) use ids::IdAllocator;
+pub use ids::IdFormat;
 pub(crate) use options::effective_timeout;
 pub use options::{
     DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestOptions, resolve_timeout,
