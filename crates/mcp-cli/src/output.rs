@@ -80,6 +80,9 @@ pub(crate) struct Entry {
     /// `ping`: the round trip.
     #[serde(rename = "elapsedMs", skip_serializing_if = "Option::is_none")]
     elapsed_ms: Option<u64>,
+    /// `ping`: the request sent (`ping`, or `server/discover` at 2026-07-28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'static str>,
 }
 
 impl Entry {
@@ -89,6 +92,7 @@ impl Entry {
             result: Some(result),
             error: None,
             elapsed_ms: None,
+            method: None,
         }
     }
 
@@ -98,11 +102,17 @@ impl Entry {
             result: None,
             error: Some(error.to_json()),
             elapsed_ms: None,
+            method: None,
         }
     }
 
     pub(crate) fn with_elapsed_ms(mut self, ms: u64) -> Self {
         self.elapsed_ms = Some(ms);
+        self
+    }
+
+    pub(crate) fn with_method(mut self, method: &'static str) -> Self {
+        self.method = Some(method);
         self
     }
 }

@@ -1,0 +1,120 @@
+//! `mcp` against a server written with the official Python SDK 2.x (PyPI `mcp`, pinned and
+//! installed by `cargo xtask ci`; see xtask/src/third_party.rs), which speaks 2026-07-28:
+//! over stdio and each of its HTTP modes (issue 24: `ping` there answered "ping is not part
+//! of protocol revision 2026-07-28").
+
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{LIMIT, mcp_in};
+
+/// The variable `cargo xtask ci` sets to the interpreter of the SDK's environment.
+const PYTHON_SDK_ENV: &str = "MCP_TEST_PYTHON_SDK";
+
+/// The fixture server: `python python_sdk_server.py MODE [PORT]`.
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python_sdk_server.py")
+}
+
+/// The SDK's interpreter; `None` (the test is skipped, and says so) outside CI when the
+/// variable is unset. Under CI it must be set: a skipped third-party test would pass
+/// without testing anything.
+fn python() -> Option<PathBuf> {
+    match std::env::var_os(PYTHON_SDK_ENV) {
+        Some(path) => Some(PathBuf::from(path)),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("{PYTHON_SDK_ENV} is not set: run the tests through `cargo xtask ci`")
+        }
+        None => {
+            eprintln!("skipped: {PYTHON_SDK_ENV} is not set (`cargo xtask ci` sets it)");
+            None
+        }
+    }
+}
+
+/// The fixture serving HTTP on 127.0.0.1, stopped when dropped.
+struct PythonHttpServer {
+    child: Child,
+    port: u16,
+}
+
+impl PythonHttpServer {
+    /// `MODE`: `http` (SSE replies), `json` (JSON replies), `stateless`, or `sse` (legacy).
+    fn start(python: &PathBuf, mode: &str) -> Self {
+        // A port the kernel just handed out, released for the server to take.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let mut child = Command::new(python)
+            .arg(script())
+            .args([mode, &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn the Python SDK server");
+        let deadline = Instant::now() + LIMIT;
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if Instant::now() > deadline || child.try_wait().ok().flatten().is_some() {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the Python SDK server ({mode}) never listened on {port}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self { child, port }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+}
+
+impl Drop for PythonHttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `ping` names the method it sent, and a call works, against `server` (`--stdio` or
+/// `--url` words).
+fn ping_and_call(server: &[&str], method: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut ping = server.to_vec();
+    ping.extend(["--json", "ping"]);
+    let run = mcp_in(dir.path(), &ping, "");
+    assert_eq!(run.code(), 0, "{server:?}: {run:?}");
+    assert_eq!(run.json()["method"], method, "{server:?}: {run:?}");
+    assert!(run.json()["elapsedMs"].is_u64(), "{server:?}: {run:?}");
+    let mut call = server.to_vec();
+    call.extend(["call", "add", "a=2", "b=3"]);
+    let run = mcp_in(dir.path(), &call, "");
+    assert_eq!((run.code(), run.stdout.as_str()), (0, "5\n"), "{server:?}: {run:?}");
+}
+
+#[test]
+fn ping_and_a_call_work_against_the_python_sdk_over_stdio() {
+    let Some(python) = python() else { return };
+    let stdio = shell_words::join([
+        python.display().to_string(),
+        script().display().to_string(),
+        "stdio".to_owned(),
+    ]);
+    ping_and_call(&["--stdio", &stdio], "server/discover");
+}
+
+#[test]
+fn ping_and_a_call_work_against_the_python_sdk_over_each_http_mode() {
+    let Some(python) = python() else { return };
+    for mode in ["http", "json", "stateless"] {
+        let server = PythonHttpServer::start(&python, mode);
+        ping_and_call(&["--url", &server.url("/mcp")], "server/discover");
+    }
+    // Its legacy HTTP+SSE transport speaks 2025-11-25, which still has `ping`.
+    let server = PythonHttpServer::start(&python, "sse");
+    ping_and_call(&["--url", &server.url("/sse")], "ping");
+}
