@@ -143,6 +143,9 @@ pub(crate) enum CliError {
     /// Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+    /// Ctrl-C in the shell: the command was cancelled, the shell goes on.
+    #[error("cancelled (Ctrl-C)")]
+    Cancelled,
     /// SIGTERM or SIGHUP: the servers were shut down before exiting.
     #[error("stopped by {}", .0.name())]
     Stopped(crate::signals::Stop),
@@ -251,7 +254,7 @@ impl CliError {
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
             Self::Untrusted { .. } => "untrusted",
-            Self::Interrupted | Self::Stopped(_) => "interrupted",
+            Self::Interrupted | Self::Cancelled | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
             Self::Skill { cause, .. } => match cause.as_ref() {
                 mcp_client::SkillError::Client(e) => e.kind(),
@@ -297,6 +300,7 @@ impl CliError {
             | Self::EditConfig(_)
             | Self::Untrusted { .. }
             | Self::Interrupted
+            | Self::Cancelled
             | Self::Stopped(_)
             | Self::DemoExecutable(_)
             | Self::Stdin(_)

@@ -79,19 +79,29 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
     };
-    let mut stops = Stops::install();
+    let shell = matches!(cli.command, Command::Shell { .. });
+    // The shell on a terminal takes Ctrl-C for itself: it cancels the running command.
+    let mut stops = Stops::install(!(shell && crate::shell::takes_interrupts()));
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
-        persistent: matches!(cli.command, Command::Shell { .. }),
+        persistent: shell,
     };
     let stop = tokio::select! {
         code = execute(&ctx, json, cli.command) => return code,
         stop = stops.received() => stop,
     };
-    // The command was dropped mid-way: close what it opened, bounded.
+    // The command was dropped mid-way: close what it opened, bounded. Say so at once, as
+    // closing may take seconds (a stdio server is given time to exit); a second Ctrl-C
+    // stops waiting (the servers' process groups are killed as their clients are dropped).
     ctx.progress.finish();
-    let _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()).await;
+    if stop == Stop::Interrupt {
+        stderr_line("mcp: cancelling… (Ctrl-C again to quit at once)");
+    }
+    tokio::select! {
+        _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()) => {}
+        () = crate::signals::interrupt(), if stop == Stop::Interrupt => {}
+    }
     let error = match stop {
         Stop::Interrupt => CliError::Interrupted,
         other => CliError::Stopped(other),
