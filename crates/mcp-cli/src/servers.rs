@@ -390,6 +390,30 @@ impl ServerSet {
         })
     }
 
+    /// Whether `name` answers without any authorization of ours (no stored token, no OAuth
+    /// provider): `mcp login` asks this first, so a server that needs no login is told so
+    /// rather than sent through a registration it does not support. The connection made
+    /// for this is closed at once.
+    pub(crate) async fn answers_without_authorization(&self, name: &str) -> Result<(), CliError> {
+        let entry = self.entry(name)?;
+        let limit = self.connect_limit(entry);
+        let config = entry.resolve_from_process_env()?;
+        let options = self.settings.options();
+        let connected = tokio::time::timeout(limit, Client::connect(&config, options.clone()));
+        let error = match connected.await {
+            Ok(Ok(client)) => {
+                client.close().await;
+                return Ok(());
+            }
+            Ok(Err(e)) => CliError::client(name, e, None),
+            Err(_) => CliError::ConnectTimeout {
+                server: name.to_owned(),
+                after: limit,
+            },
+        };
+        Err(crate::hints::explain(error, &config, &options).await)
+    }
+
     /// Connect to each of `names` at the same time; results in the order of `names`.
     pub(crate) async fn connect_all(&self, names: &[String]) -> Vec<Result<Connection, CliError>> {
         let mut tasks = tokio::task::JoinSet::new();

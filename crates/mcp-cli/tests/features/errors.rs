@@ -10,11 +10,20 @@ fn url_mistakes_get_a_sentence_that_leads_to_the_fix() {
 
     let wrong_path = mcp_in(dir.path(), &["--url", &format!("{base}/wrong"), "ping"], "");
     assert_eq!(wrong_path.code(), 1, "{wrong_path:?}");
-    assert!(
-        wrong_path.stderr.contains(
-            "both transports were tried: Streamable HTTP (POST) answered HTTP 404: Not Found; legacy HTTP+SSE (GET) answered HTTP 404"
-        ),
+    // The 404 is shown once, not once more for each transport tried.
+    assert_eq!(
+        wrong_path.stderr,
+        "mcp: server \"adhoc\": HTTP 404: Not Found; both transports were tried: Streamable HTTP (POST) and legacy HTTP+SSE (GET) both answered as above; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)\n",
         "{wrong_path:?}"
+    );
+
+    // An HTML error page (a proxy's, a web server's) is shown by its title, once.
+    let page = HttpServer::start(&["--error-page"]);
+    let html = mcp_in(dir.path(), &["--url", &page.url, "--transport", "http", "ping"], "");
+    assert_eq!(
+        html.stderr,
+        "mcp: server \"adhoc\": HTTP 500: 500 Internal Server Error\n",
+        "{html:?}"
     );
 
     let bare = base.trim_start_matches("http://");
