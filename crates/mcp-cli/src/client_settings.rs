@@ -75,6 +75,23 @@ impl ClientSettings {
         })
     }
 
+    /// The client capabilities this run does not declare (it cannot answer them), which a
+    /// server may gate tools on.
+    pub(crate) fn undeclared(&self) -> Vec<crate::hidden_tools::Capability> {
+        use crate::hidden_tools::Capability;
+        let mut undeclared = Vec::new();
+        if self.sampler.is_none() {
+            undeclared.push(Capability::Sampling);
+        }
+        if self.elicitor.is_none() {
+            undeclared.push(Capability::Elicitation);
+        }
+        if self.roots.is_empty() {
+            undeclared.push(Capability::Roots);
+        }
+        undeclared
+    }
+
     /// The options of every client.
     pub(crate) fn options(&self) -> ClientOptions {
         let mut options = ClientOptions::new("mcp", env!("CARGO_PKG_VERSION"));

@@ -30,10 +30,12 @@ pub(crate) enum CliError {
     #[error("{}", error_chain(.0.as_ref()))]
     Config(Arc<ConfigError>),
     /// A server name that is not configured.
-    #[error("server \"{name}\": not configured ({known})")]
+    #[error("server \"{name}\": not configured{suggestion} ({known})")]
     UnknownServer {
         /// The name asked for.
         name: String,
+        /// `; did you mean "NAME"?`, or nothing.
+        suggestion: String,
         /// "configured: a, b" or where we looked.
         known: String,
     },
@@ -507,6 +509,7 @@ mod tests {
             CliError::from(config),
             CliError::UnknownServer {
                 name: "s".into(),
+                suggestion: "; did you mean \"a\"?".into(),
                 known: "known: a, b; from ./.mcp.json".into(),
             },
             CliError::Disabled {

@@ -13,6 +13,7 @@ mod config_dir;
 mod config_edit;
 mod elicitation;
 mod error;
+mod hidden_tools;
 mod hints;
 mod logging;
 mod output;

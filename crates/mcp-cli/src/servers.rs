@@ -247,6 +247,7 @@ impl ServerSet {
         };
         CliError::UnknownServer {
             name: name.to_owned(),
+            suggestion: crate::suggest::did_you_mean(name, names.iter().map(String::as_str)),
             known,
         }
     }
@@ -346,16 +347,10 @@ impl ServerSet {
         let plain = self.settings.options();
         let server = name.to_owned();
         // The manager's hub does not see this client: print its log messages here.
-        #[allow(unused_mut)] // without the oauth feature there is no auth hook to add
-        let mut options = plain
-            .clone()
+        let options = self
+            .authorized(name, plain.clone())
+            .await?
             .with_notification_callback(move |n| crate::server_logs::print(&server, n));
-        // The manager's OAuth provider for this server (stored tokens, refresh), so a
-        // one-shot command authenticates as the managed connections do.
-        #[cfg(feature = "oauth")]
-        if let Some(hook) = self.manager.oauth_hook(name).await? {
-            options = options.with_auth_hook(hook);
-        }
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         let connected = tokio::time::timeout(limit, mcp_client::Client::connect(&config, options));
@@ -388,6 +383,74 @@ impl ServerSet {
             client,
             tool_filter: entry.tool_filter.clone(),
         })
+    }
+
+    /// `options` with the manager's OAuth provider for `name` (stored tokens, refresh), so a
+    /// connection of our own authenticates as the managed connections do.
+    async fn authorized(
+        &self,
+        name: &str,
+        options: mcp_client::ClientOptions,
+    ) -> Result<mcp_client::ClientOptions, CliError> {
+        #[cfg(feature = "oauth")]
+        if let Some(hook) = self.manager.oauth_hook(name).await? {
+            return Ok(options.with_auth_hook(hook));
+        }
+        #[cfg(not(feature = "oauth"))]
+        let _ = name;
+        Ok(options)
+    }
+
+    /// `error` (a call of, or a look at, a tool `server` did not list) with what would
+    /// help: the flag that makes the server list the tool, when it lists it only to clients
+    /// declaring a capability this run does not (see `hidden_tools.rs`); else the listed
+    /// tool closest to the name.
+    pub(crate) async fn explain_missing_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        listed: &[String],
+        error: CliError,
+    ) -> CliError {
+        let hint = match self.capabilities_listing(server, tool).await.as_slice() {
+            [] => crate::suggest::closest(tool, listed.iter().map(String::as_str))
+                .map(|name| format!("did you mean \"{name}\"?")),
+            needed => Some(format!(
+                "the server lists \"{tool}\" only to clients that declare {}",
+                needed
+                    .iter()
+                    .map(|c| c.how())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )),
+        };
+        match hint {
+            Some(hint) => CliError::Explained {
+                error: Box::new(error),
+                hint,
+            },
+            None => error,
+        }
+    }
+
+    /// The capabilities this run does not declare that `server` needs declared to list
+    /// `tool` (see `hidden_tools.rs`).
+    async fn capabilities_listing(
+        &self,
+        server: &str,
+        tool: &str,
+    ) -> Vec<crate::hidden_tools::Capability> {
+        let undeclared = self.settings.undeclared();
+        let (Ok(entry), false) = (self.entry(server), undeclared.is_empty()) else {
+            return Vec::new();
+        };
+        let (Ok(config), Ok(options)) = (
+            entry.resolve_from_process_env(),
+            self.authorized(server, self.settings.options()).await,
+        ) else {
+            return Vec::new();
+        };
+        crate::hidden_tools::capabilities_listing(&config, &options, &undeclared, tool).await
     }
 
     /// Whether `name` answers without any authorization of ours (no stored token, no OAuth

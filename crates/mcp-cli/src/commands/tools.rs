@@ -32,7 +32,16 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
     let (server, rest) = ctx.servers.pick(words, 0)?;
     match rest {
         [] => super::one(ctx, &server, async |c| one(c).await).await,
-        [tool] => super::one(ctx, &server, async |c| detail(c, tool).await).await,
+        [tool] => {
+            super::one(ctx, &server, async |c| match detail(c, tool).await {
+                Err(e @ CliError::UnknownTool { .. }) => {
+                    let listed = fetch(c).await?.into_iter().map(|t| t.name).collect::<Vec<_>>();
+                    Err(ctx.servers.explain_missing_tool(&c.name, tool, &listed, e).await)
+                }
+                other => other,
+            })
+            .await
+        }
         _ => Err(CliError::Usage("tools: expected [SERVER] [TOOL]".into())),
     }
 }

@@ -7,6 +7,7 @@ mod edit;
 mod errors;
 mod headers;
 mod help;
+mod hints;
 mod interaction;
 mod json_output;
 mod oauth;

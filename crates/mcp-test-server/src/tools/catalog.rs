@@ -35,6 +35,18 @@ pub(crate) const TEST_TOOLS: [&str; 8] = [
     "http_log",
 ];
 
+/// The client capability a tool that asks the client something needs (`--gate-tools`
+/// lists it only to clients that declared it).
+pub(crate) fn capability_needed(tool: &str) -> Option<&'static [&'static str]> {
+    match tool {
+        "sample" => Some(&["sampling"]),
+        "elicit" => Some(&["elicitation"]),
+        "elicit_url" => Some(&["elicitation", "url"]),
+        "roots" => Some(&["roots"]),
+        _ => None,
+    }
+}
+
 /// Every tool, in listing order; `extra_tool` once `change_tools` has run.
 pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
     let string = |d: &str| json!({"type": "string", "description": d});

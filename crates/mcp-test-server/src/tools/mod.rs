@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::dispatch::Ctx;
 
-pub(crate) use catalog::{TEST_TOOLS, definitions};
+pub(crate) use catalog::{TEST_TOOLS, capability_needed, definitions};
 pub(crate) use task::definitions as task_definitions;
 
 /// Why a tool call did not produce a normal result.
