@@ -79,7 +79,11 @@ mod examples {
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
-  mcp completions fish > ~/.config/fish/completions/mcp.fish";
+  mcp completions fish > ~/.config/fish/completions/mcp.fish
+  mcp completions powershell >> $PROFILE";
+    pub(super) const MAN: &str = "Examples:
+  mcp man > ~/.local/share/man/man1/mcp.1 && man mcp
+  mcp man call > ~/.local/share/man/man1/mcp-call.1";
 }
 
 /// Inspect and call MCP (Model Context Protocol) servers.
@@ -400,11 +404,17 @@ pub(crate) enum Command {
         /// The server (optional when there is only one).
         server: Option<String>,
     },
-    /// Print a shell completion script for bash, zsh or fish on stdout.
+    /// Print a shell completion script for bash, zsh, fish or PowerShell on stdout.
     #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: CompletionShell,
+    },
+    /// Print the manual page (roff) of mcp, or of one of its commands, on stdout.
+    #[command(after_help = examples::MAN)]
+    Man {
+        /// The command whose page to print (default: mcp itself, which lists them all).
+        command: Option<String>,
     },
 }
 
@@ -417,4 +427,7 @@ pub(crate) enum CompletionShell {
     Zsh,
     /// Fish.
     Fish,
+    /// PowerShell.
+    #[value(name = "powershell")]
+    PowerShell,
 }

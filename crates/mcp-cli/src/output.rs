@@ -247,6 +247,16 @@ pub(crate) fn read_result(result: &ReadResourceResult) -> String {
     out
 }
 
+/// `text`, or `(no WHAT)` when a list came back empty: an empty list prints something, so
+/// an empty answer is not mistaken for a command that printed nothing.
+pub(crate) fn or_none(text: String, indent: &str, what: &str) -> String {
+    if text.is_empty() {
+        format!("{indent}(no {what})\n")
+    } else {
+        text
+    }
+}
+
 /// A tool list: name, then its title or the first line of its description.
 pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
     let rows = tools.iter().map(|t| {

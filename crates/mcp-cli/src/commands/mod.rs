@@ -69,6 +69,7 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     // Needs no server.
     match &cli.command {
         Command::Completions { shell } => return completions::print(*shell),
+        Command::Man { command } => return completions::man(json, command.as_deref()),
         Command::Add { name, command } => return edit::add(&cli.global, name, command),
         Command::Remove { name } => return edit::remove(&cli.global, name),
         _ => {}
@@ -124,6 +125,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
+        Command::Man { command } => return completions::man(json, command.as_deref()),
         Command::Add { .. } | Command::Remove { .. } => {
             return print_error(json, &CliError::Usage("add/remove need no server".into()));
         }

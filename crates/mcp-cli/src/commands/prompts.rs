@@ -50,7 +50,7 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         listing::fetch::<Prompt>(connection, methods::PROMPTS_LIST, "prompts").await?,
     );
     let json = output::listing(&[("prompts", &sent)]);
-    Ok(Outcome::server(&connection.name, json, output::prompts(&prompts)).into())
+    Ok(Outcome::server(&connection.name, json, output::or_none(output::prompts(&prompts), "", "prompts")).into())
 }
 
 /// `prompts/get`.

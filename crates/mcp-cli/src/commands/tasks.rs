@@ -89,6 +89,7 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         let _ = writeln!(text, "{}", task_line(task));
     }
     let json = output::raw(&json!({"tasks": output::json(&tasks)}));
+    let text = output::or_none(text, "", "tasks");
     Ok(Outcome::server(&connection.name, json, text).into())
 }
 

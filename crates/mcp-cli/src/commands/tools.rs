@@ -66,7 +66,7 @@ pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let tools = fetch_as_sent(connection).await?;
     let (typed, raw) = split(tools);
     let result = output::listing(&[("tools", &raw)]);
-    Ok(Outcome::server(&connection.name, result, output::tools(&typed, "")).into())
+    Ok(Outcome::server(&connection.name, result, output::or_none(output::tools(&typed, ""), "", "tools")).into())
 }
 
 /// The tools of one connection that its configuration allows, each also as the server sent
@@ -110,7 +110,7 @@ pub(crate) async fn all(ctx: &Context) -> Report {
             Ok(tools) => {
                 let (typed, raw) = split(tools);
                 let _ = writeln!(text, "{name}:");
-                text.push_str(&output::tools(&typed, "  "));
+                text.push_str(&output::or_none(output::tools(&typed, "  "), "  ", "tools"));
                 entries.push(Entry::result(name, output::listing(&[("tools", &raw)])));
             }
             Err(e) => {

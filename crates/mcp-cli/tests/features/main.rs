@@ -4,6 +4,7 @@
 mod arguments;
 mod client_features;
 mod edit;
+mod empty_lists;
 mod errors;
 mod headers;
 mod help;

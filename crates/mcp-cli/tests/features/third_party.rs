@@ -105,6 +105,16 @@ fn ping_and_a_call_work_against_the_python_sdk_over_stdio() {
         "stdio".to_owned(),
     ]);
     ping_and_call(&["--stdio", &stdio], "server/discover");
+    // It offers no prompts, resources or templates: each empty list says so.
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (command, empty) in [
+        ("prompts", "(no prompts)\n"),
+        ("resources", "(no resources or resource templates)\n"),
+        ("templates", "(no resource templates)\n"),
+    ] {
+        let run = mcp_in(dir.path(), &["--stdio", &stdio, command], "");
+        assert_eq!((run.code(), run.stdout.as_str()), (0, empty), "{command}: {run:?}");
+    }
 }
 
 #[test]
