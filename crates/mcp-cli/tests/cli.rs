@@ -578,7 +578,7 @@ fn a_server_without_capabilities_shows_no_counts_and_no_tools() {
     );
     let tools = mcp(&["--stdio", &command, "tools", "adhoc"]);
     assert_eq!(tools.code(), 0, "{tools:?}");
-    assert!(tools.stdout.is_empty(), "{tools:?}");
+    assert_eq!(tools.stdout, "(no tools)\n", "{tools:?}");
 }
 
 #[test]
