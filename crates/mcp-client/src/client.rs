@@ -99,6 +99,7 @@ impl Client {
         connection: Connection,
         dispatcher: Arc<Dispatcher>,
     ) -> Result<Self, Error> {
+        dispatcher.attach_deadlines(connection.session.deadlines());
         let negotiated = match handshake::negotiate(&connection, dispatcher.options()).await {
             Ok(negotiated) => negotiated,
             Err(e) => {

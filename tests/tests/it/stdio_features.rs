@@ -362,6 +362,42 @@ async fn elicitation_form_and_url_modes() {
     both.close().await;
 }
 
+/// A handler that takes longer than the call's timeout to answer a form, as a person does.
+/// Holding the timeouts (`RequestContext::hold_timeouts`) keeps the call alive; without
+/// the hold it times out while the "person" types (issue 24).
+#[tokio::test]
+async fn a_form_answered_after_the_timeout_succeeds_while_the_handler_holds_the_clock() {
+    let answer_form = |hold: bool| {
+        move |_params: ElicitRequestParams, context: RequestContext| async move {
+            let _stopped = hold.then(|| context.hold_timeouts());
+            tokio::time::sleep(Duration::from_millis(1200)).await;
+            let mut content = serde_json::Map::new();
+            content.insert("name".into(), json!("Ann"));
+            Ok(ElicitResult::accept(content))
+        }
+    };
+    let timeout = Duration::from_millis(300);
+    for hold in [true, false] {
+        let client = bounded(Client::connect(
+            &server(&[]),
+            options()
+                .with_request_timeout(timeout)
+                .with_elicitation(ElicitationModes::FORM, answer_form(hold)),
+        ))
+        .await
+        .unwrap();
+        let result = bounded(client.call_tool("elicit", None)).await;
+        if hold {
+            let result = result.expect("the person's time is not the call's");
+            assert!(result.text().contains("Ann"), "{}", result.text());
+        } else {
+            let err = result.expect_err("without the hold the call times out");
+            assert_eq!(err.kind(), "timeout", "{err}");
+        }
+        client.close().await;
+    }
+}
+
 /// Sets its flag when dropped: the client stops a cancelled handler by dropping its future.
 struct SetOnDrop(Arc<AtomicBool>);
 
