@@ -49,7 +49,10 @@ impl ClientSettings {
             .collect::<Result<_, _>>()?;
         let terminal = crate::ask::on_terminal();
         let elicitor = match &global.answers {
-            Some(path) => Some(Elicitor::Answers(Arc::new(read_answers(path)?))),
+            Some(path) => Some(Elicitor::Answers(Arc::new((
+                path.clone(),
+                read_answers(path)?,
+            )))),
             None => terminal.then_some(Elicitor::Terminal),
         };
         let sampler = match &global.sampling_command {
@@ -110,13 +113,14 @@ impl ClientSettings {
                 Elicitor::Terminal => ElicitationModes::ALL,
             };
             let elicitor = elicitor.clone();
-            options = options.with_elicitation(modes, move |params, _context| {
-                elicitor.clone().answer(params)
+            options = options.with_elicitation(modes, move |params, context| {
+                elicitor.clone().answer(params, context)
             });
         }
         if let Some(sampler) = &self.sampler {
             let sampler = sampler.clone();
-            options = options.with_sampling(move |params, _context| sampler.clone().answer(params));
+            options =
+                options.with_sampling(move |params, context| sampler.clone().answer(params, context));
         }
         options
     }

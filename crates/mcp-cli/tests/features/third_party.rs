@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::pty::Terminal;
 use crate::support::{LIMIT, mcp_in};
 
 /// The variable `cargo xtask ci` sets to the interpreter of the SDK's environment.
@@ -127,4 +128,46 @@ fn ping_and_a_call_work_against_the_python_sdk_over_each_http_mode() {
     // Its legacy HTTP+SSE transport speaks 2025-11-25, which still has `ping`.
     let server = PythonHttpServer::start(&python, "sse");
     ping_and_call(&["--url", &server.url("/sse")], "ping");
+}
+
+/// The SDK's form on a terminal, in the era `server` speaks: fields asked in the order its
+/// model declares them (not alphabetical), defaults taken, the answer sent back.
+fn a_form_in_the_servers_order(server: &[&str]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut args = server.to_vec();
+    args.extend(["call", "order"]);
+    let mut terminal = Terminal::start(dir.path(), &args, &[]);
+    terminal.expect("A server asks: Your order?");
+    terminal.expect("[c]ancel [y]: ");
+    terminal.type_line("y");
+    // Pydantic titles each field after its name.
+    terminal.expect("Zeta — Asked first (required): ");
+    terminal.type_line("first");
+    terminal.expect("Count (optional, a whole number from 1 to 9) [3]: ");
+    terminal.type_line("");
+    terminal.expect("Alpha (optional):");
+    terminal.type_raw("\r");
+    terminal.expect("Size (optional):");
+    terminal.type_raw("\r");
+    let (code, screen) = terminal.finish();
+    assert_eq!(code, 0, "{server:?}: {screen}");
+    assert!(
+        screen.contains(r#"{"zeta":"first","count":3,"alpha":false,"size":"m"}"#),
+        "{server:?}: {screen}"
+    );
+}
+
+#[test]
+fn a_python_sdk_form_is_asked_in_its_order_in_both_eras() {
+    let Some(python) = python() else { return };
+    let stdio = shell_words::join([
+        python.display().to_string(),
+        script().display().to_string(),
+        "stdio".to_owned(),
+    ]);
+    // 2026-07-28: the form comes as an input_required result.
+    a_form_in_the_servers_order(&["--stdio", &stdio]);
+    // 2025-11-25 (its legacy SSE transport): as an elicitation/create request.
+    let server = PythonHttpServer::start(&python, "sse");
+    a_form_in_the_servers_order(&["--url", &server.url("/sse")]);
 }

@@ -40,7 +40,7 @@ pub(crate) const TEST_TOOLS: [&str; 8] = [
 pub(crate) fn capability_needed(tool: &str) -> Option<&'static [&'static str]> {
     match tool {
         "sample" => Some(&["sampling"]),
-        "elicit" => Some(&["elicitation"]),
+        "elicit" | "form" => Some(&["elicitation"]),
         "elicit_url" => Some(&["elicitation", "url"]),
         "roots" => Some(&["roots"]),
         _ => None,
@@ -120,6 +120,11 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
         tool(
             "elicit",
             "Asks the user for a name through a form elicitation and returns the answer.",
+            object(json!({"message": string("What to ask.")}), &[]),
+        ),
+        tool(
+            "form",
+            "Asks a form with every field type of the elicitation schema, in schema order (not alphabetical), and returns the answer.",
             object(json!({"message": string("What to ask.")}), &[]),
         ),
         tool(

@@ -5,6 +5,7 @@
 
 mod catalog;
 mod client;
+mod form;
 mod local;
 mod task;
 
@@ -64,6 +65,7 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
         "sample" => client::sample(ctx, &args).await,
         "elicit" => client::elicit(ctx, &args).await,
         "elicit_url" => client::elicit_url(ctx, &args).await,
+        "form" => form::form(ctx, &args).await,
         "roots" => client::roots(ctx).await,
         "log" => local::log(ctx, &args),
         "change_tools" => Ok(local::change_tools(ctx)),
@@ -113,7 +115,7 @@ fn modern_tool(
         ("mrtr", None) => Some(needs_modern()),
         ("header_params", _) => Some(Ok(crate::modern::tools::header_params(args))),
         ("schema_features", _) => Some(Ok(crate::modern::tools::schema_features(args))),
-        ("sample" | "elicit" | "elicit_url" | "roots" | "cancel_own_request", Some(_)) => {
+        ("sample" | "elicit" | "elicit_url" | "form" | "roots" | "cancel_own_request", Some(_)) => {
             Some(Ok(tool_error(&format!(
                 "{name} sends a request to the client, which revision 2026-07-28 does not \
                  allow: call the mrtr tool instead"
