@@ -106,10 +106,22 @@ pub(crate) struct GlobalArgs {
     /// command).
     #[arg(long, global = true)]
     pub json: bool,
-    /// Timeout of each request in milliseconds, the handshake included (0 disables it;
-    /// default: MCP_TIMEOUT_MS, else the server's configured `timeout`, else 30000).
+    /// Timeout of each request in milliseconds, the handshake and tool calls included
+    /// unless --startup-timeout or --tool-timeout say otherwise (0 disables it; default:
+    /// MCP_TIMEOUT_MS, else the server's configured `timeout`, else 30000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
+    /// Timeout of a server's start in milliseconds: spawning it, the handshake and the first
+    /// listing (0 disables it; default: --timeout, else the server's `startupTimeout`, else
+    /// its `timeout`, else 30000). A server that downloads itself at first start (npx, uvx)
+    /// may need minutes.
+    #[arg(long, global = true, value_name = "MS")]
+    pub startup_timeout: Option<u64>,
+    /// Timeout of each tool call in milliseconds; progress the tool reports restarts it, up
+    /// to ten times this in all (0 disables it; default: --timeout, else the server's
+    /// `toolTimeout`, else its `timeout`, else 30000).
+    #[arg(long, global = true, value_name = "MS")]
+    pub tool_timeout: Option<u64>,
     /// Log to stderr (-v info, -vv debug, -vvv trace; RUST_LOG refines it).
     #[arg(short, long, global = true, action = ArgAction::Count)]
     pub verbose: u8,

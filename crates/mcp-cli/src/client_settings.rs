@@ -26,6 +26,10 @@ const MAX_ANSWERS_BYTES: u64 = 1024 * 1024;
 pub(crate) struct ClientSettings {
     /// `--timeout`.
     pub timeout_ms: Option<u64>,
+    /// `--startup-timeout`.
+    pub startup_timeout_ms: Option<u64>,
+    /// `--tool-timeout`.
+    pub tool_timeout_ms: Option<u64>,
     /// `--root`, as `file://` roots.
     pub roots: Vec<Root>,
     /// `--log-level`: sent as `logging/setLevel` after connecting.
@@ -69,6 +73,8 @@ impl ClientSettings {
         };
         Ok(Self {
             timeout_ms: global.timeout,
+            startup_timeout_ms: global.startup_timeout,
+            tool_timeout_ms: global.tool_timeout,
             roots,
             log_level: global.log_level.map(|l| l.level()),
             elicitor,
@@ -102,6 +108,12 @@ impl ClientSettings {
             // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
             // request, not only tools/call.
             options = options.with_request_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = self.startup_timeout_ms {
+            options = options.with_startup_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = self.tool_timeout_ms {
+            options = options.with_tool_timeout(Duration::from_millis(ms));
         }
         if !self.roots.is_empty() {
             options = options.with_roots(self.roots.clone());

@@ -361,10 +361,30 @@ impl CliError {
             // A timeout anywhere (a call, a read) says how to allow more time.
             Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
                 one_line(&format!(
-                    "{self}; the server may just be slow: raise the limit with --timeout MS (0 disables it)"
+                    "{self}; the server may just be slow: raise the limit with {} MS (0 disables it)",
+                    self.timeout_flag()
                 ))
             }
             _ => one_line(&self.to_string()),
+        }
+    }
+
+    /// The flag that raises the timeout this error is about: `--tool-timeout` for a tool
+    /// call, `--startup-timeout` for a server's start, else `--timeout`.
+    pub(crate) fn timeout_flag(&self) -> &'static str {
+        match self {
+            Self::Explained { error, .. } => error.timeout_flag(),
+            Self::ConnectTimeout { .. } => "--startup-timeout",
+            Self::Client { cause, .. } => match cause.as_ref() {
+                mcp_client::Error::HandshakeTimeout { .. } => "--startup-timeout",
+                mcp_client::Error::Session(mcp_client::SessionError::Timeout { method, .. })
+                    if method.starts_with(mcp_types::methods::TOOLS_CALL) =>
+                {
+                    "--tool-timeout"
+                }
+                _ => "--timeout",
+            },
+            _ => "--timeout",
         }
     }
 

@@ -64,10 +64,12 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
     match error.kind() {
         "timeout" => Some(match (error, stdio) {
             (e, Some(command)) if is_handshake_timeout(e) => format!(
-                "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --timeout MS"
+                "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --startup-timeout MS (a server that downloads itself at first start may need minutes)"
             ),
-            _ => "the server may just be slow: raise the limit with --timeout MS (0 disables it)"
-                .into(),
+            (e, _) => format!(
+                "the server may just be slow: raise the limit with {} MS (0 disables it)",
+                e.timeout_flag()
+            ),
         }),
         "config" if message.contains("relative URL without a base") => Some(format!(
             "a URL needs its scheme: try http://{url} (or https:// for TLS)"

@@ -144,8 +144,11 @@ impl ServerSet {
         settings: ClientSettings,
     ) -> Self {
         if let Some(ms) = env_timeout_ms() {
+            // The environment overrides every timeout the files configure.
             for entry in entries.values_mut() {
                 entry.config.timeout = Some(ms);
+                entry.config.startup_timeout = None;
+                entry.config.tool_timeout = None;
             }
         }
         #[allow(unused_mut)] // without the oauth feature there is no token store to set
@@ -544,26 +547,21 @@ impl ServerSet {
     }
 
     /// The bound on connecting to `entry`. The manager bounds a connect by the server's
-    /// timeout, and the handshake's own request timeout usually fires first with the
+    /// startup timeout, and the handshake's own timeout usually fires first with the
     /// precise error; this also covers a server whose timeouts are disabled.
     fn connect_limit(&self, entry: &ServerEntry) -> Duration {
-        self.timeout_of(entry)
+        self.settings
+            .options()
+            .startup_timeout_for(&entry.config)
             .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
     }
 
-    /// The request timeout of `entry`: `--timeout`, else `MCP_TIMEOUT_MS`, else its
-    /// configured `timeout`, else the default; `None` when disabled.
-    fn timeout_of(&self, entry: &ServerEntry) -> Option<Duration> {
-        let mut config = entry.config.clone();
-        if let Some(ms) = self.settings.timeout_ms {
-            config.timeout = Some(ms);
-        }
-        config.resolved_timeout()
-    }
-
-    /// The request timeout of server `name` (see [`timeout_of`](Self::timeout_of)).
-    pub(crate) fn request_timeout(&self, name: &str) -> Option<Duration> {
-        self.entries.get(name).and_then(|e| self.timeout_of(e))
+    /// The tool call timeout of server `name`: `--tool-timeout`, else `--timeout`, else
+    /// `MCP_TIMEOUT_MS`, else its `toolTimeout`, else its `timeout`, else 30 s; `None` when
+    /// disabled.
+    pub(crate) fn tool_timeout(&self, name: &str) -> Option<Duration> {
+        let entry = self.entries.get(name)?;
+        self.settings.options().tool_timeout_for(&entry.config)
     }
 }
 

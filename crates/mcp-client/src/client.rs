@@ -412,6 +412,8 @@ impl Client {
         if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
+        // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
+        let options = self.inner.dispatcher.options().tool_call_options(options);
         let result = match self.call_tool_once(&params, options.clone()).await {
             // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
             // than the last listing gave; list the tools again and retry once.

@@ -71,16 +71,16 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// How many request timeouts a call that keeps reporting progress may last in all.
-const PROGRESS_EXTENSION: u32 = 10;
-
 /// The call's options: progress shown on a terminal, and each progress notification
-/// restarting the timeout, up to [`PROGRESS_EXTENSION`] timeouts in all, so a long task
-/// that says it is alive is not cut off, and a stuck one still is.
+/// restarting the tool timeout, up to the manager's
+/// [`DEFAULT_PROGRESS_EXTENSION`](mcp_manager::DEFAULT_PROGRESS_EXTENSION) timeouts in all,
+/// so a long tool that says it is alive is not cut off, and a stuck one still is. (Said
+/// here too for a tool the server did not list, which is called past the manager.)
 fn with_progress_extension(ctx: &Context, server: &str) -> RequestOptions {
     let mut options = ctx.progress.attach(RequestOptions::new());
-    if let Some(timeout) = ctx.servers.request_timeout(server).filter(|t| !t.is_zero()) {
-        options = options.with_reset_timeout_on_progress(timeout * PROGRESS_EXTENSION);
+    if let Some(timeout) = ctx.servers.tool_timeout(server) {
+        options = options
+            .with_reset_timeout_on_progress(timeout * mcp_manager::DEFAULT_PROGRESS_EXTENSION);
         if !ctx.progress.is_shown() {
             // A progress callback is what asks the server for progress (a progressToken).
             options = options.with_progress(|_| {});

@@ -55,10 +55,17 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
         "",
     );
     assert_eq!(slow.code(), 1, "{slow:?}");
+    // A tool call's timeout is raised with the tool call's flag.
     assert!(
-        slow.stderr.contains("raise the limit with --timeout MS"),
+        slow.stderr.contains("raise the limit with --tool-timeout MS"),
         "{slow:?}"
     );
+    let patient = mcp_in(
+        dir.path(),
+        &["--timeout", "300", "--tool-timeout", "20000", "call", "sleep", "ms=600"],
+        "",
+    );
+    assert_eq!((patient.code(), patient.stdout.as_str()), (0, "slept\n"), "{patient:?}");
 
     // A server that never answers `initialize` usually said why on stderr: it is shown.
     let mute = shell_words::join([
@@ -74,7 +81,7 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
         "",
     );
     assert_eq!(run.code(), 1, "{run:?}");
-    assert!(run.stderr.contains("--timeout MS"), "{run:?}");
+    assert!(run.stderr.contains("--startup-timeout MS"), "{run:?}");
     assert!(
         run.stderr
             .contains("did not answer initialize within 300 ms"),

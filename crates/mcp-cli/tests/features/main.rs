@@ -21,4 +21,5 @@ mod signals;
 mod support;
 mod terminal_escapes;
 mod third_party;
+mod timeouts;
 mod trust;

@@ -224,6 +224,8 @@ pub(super) fn parse_entry(
             "httpUrl" => http_url = Some(parser.member::<String>(key, value, false)?),
             "headers" => config.headers = parser.member(key, value, true)?,
             "timeout" => config.timeout = Some(parser.member(key, value, false)?),
+            "startupTimeout" => config.startup_timeout = Some(parser.member(key, value, false)?),
+            "toolTimeout" => config.tool_timeout = Some(parser.member(key, value, false)?),
             "requestIdFormat" => config.request_id_format = Some(parser.member(key, value, false)?),
             "enabled" => entry.enabled = parser.member(key, value, false)?,
             "disabled" => disabled = parser.member(key, value, false)?,

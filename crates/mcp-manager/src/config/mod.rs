@@ -8,7 +8,8 @@
 //! An entry has `command`/`args`/`env`/`cwd` (a local server) or `type`/`url`/`headers` (a
 //! remote one; Windsurf's `serverUrl` and Gemini CLI's `httpUrl`, which means `type: "http"`,
 //! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
-//! is honoured too), `timeout` (ms),
+//! is honoured too), `timeout` (ms, every request), `startupTimeout` (ms: spawn, handshake
+//! and first listing) and `toolTimeout` (ms: each tool call), both falling back to `timeout`,
 //! `requestIdFormat` (`"number"` or `"string"`), `enabledTools`/`disabledTools` (glob lists;
 //! deny wins), `oauth` (checked and typed into [`OAuthSettings`]: `clientId`, `clientSecret`,
 //! `callbackPort`, `authServerMetadataUrl`, `scopes`, `clientMetadataUrl`, `grant`,

@@ -126,13 +126,13 @@ fn a_file_without_a_server_list_is_an_error() {
 }
 
 #[test]
-fn manager_members_enabled_timeout_id_format_filters_and_auth() {
+fn manager_members_enabled_timeouts_id_format_filters_and_auth() {
     let config = parse(
         r#"{"mcpServers": {
             "a": {"command": "a", "enabled": false, "timeout": 5000, "requestIdFormat": "string",
                   "enabledTools": ["read_*"], "disabledTools": ["read_secret"],
                   "oauth": {"clientId": "id", "clientSecret": "shh"}, "custom": [1, 2]},
-            "b": {"command": "b"},
+            "b": {"command": "b", "startupTimeout": 120000, "toolTimeout": 600000},
             "c": {"command": "c"}
           },
           "disabledServers": ["c", "not-configured"]}"#,
@@ -140,6 +140,9 @@ fn manager_members_enabled_timeout_id_format_filters_and_auth() {
     let a = &config.servers()["a"];
     assert!(!a.enabled);
     assert_eq!(a.config.timeout, Some(5000));
+    let b = &config.servers()["b"].config;
+    assert_eq!((b.startup_timeout, b.tool_timeout), (Some(120_000), Some(600_000)));
+    assert!(b.extra.is_empty(), "read as timeouts, not kept as unknown members");
     assert_eq!(
         a.config.request_id_format,
         Some(mcp_client::IdFormat::String)
