@@ -271,6 +271,20 @@ pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
     table(rows, indent)
 }
 
+/// The tools the client left out of a listing (an invalid `x-mcp-header`), each with why:
+/// nothing when there are none. Names and reasons quote the server, so each is shown as
+/// the terminal-safe formatter shows it, on one line.
+pub(crate) fn left_out_tools(tools: &[mcp_client::LeftOutTool], indent: &str) -> String {
+    if tools.is_empty() {
+        return String::new();
+    }
+    let shown = |text: &str| crate::error::one_line(&crate::terminal::for_terminal(text));
+    let rows = tools.iter().map(|t| (shown(&t.name), shown(&t.reason)));
+    let mut out = format!("{indent}left out (invalid x-mcp-header, not callable):\n");
+    out.push_str(&table(rows, &format!("{indent}  ")));
+    out
+}
+
 /// One tool in full: title and description, then each argument (type, required, default,
 /// description), the output schema and the annotations.
 pub(crate) fn tool_detail(tool: &Tool) -> String {

@@ -181,6 +181,12 @@ impl Client {
         self.inner.connection.session.is_connected()
     }
 
+    /// How many requests of this client wait for a reply: zero once every call has ended,
+    /// however it ended (answered, timed out, cancelled, its future dropped).
+    pub fn requests_in_flight(&self) -> usize {
+        self.inner.connection.session.pending_len()
+    }
+
     /// The last lines of the server's stderr (stdio), for error reports.
     pub fn stderr_tail(&self) -> Option<String> {
         self.inner.connection.stderr_tail()
@@ -372,11 +378,27 @@ impl Client {
     }
 
     /// Streamable HTTP at 2026-07-28: leave out tools whose `x-mcp-header` annotations are
-    /// invalid (with a warning) and remember the others' header parameters.
+    /// invalid (with a warning, remembering why) and remember the others' header parameters.
     fn vet_tools(&self, tools: &mut Vec<Tool>) {
-        if let Some(modern) = self.inner.modern.as_ref().filter(|m| m.http) {
-            modern.tool_headers.vet(tools);
+        if let Some(headers) = self.tool_headers() {
+            headers.vet(tools);
         }
+    }
+
+    /// The `x-mcp-header` bookkeeping, on a connection that has headers to mirror.
+    fn tool_headers(&self) -> Option<&ToolHeaders> {
+        let modern = self.inner.modern.as_ref().filter(|m| m.http)?;
+        Some(&modern.tool_headers)
+    }
+
+    /// The tools left out of this client's listings (Streamable HTTP at 2026-07-28, since
+    /// their `x-mcp-header` annotations are invalid), by name, each with why, as of the
+    /// last listing that held it. Calls to them fail with [`Error::ToolLeftOut`]; none are
+    /// left out on other connections.
+    pub fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
+        self.tool_headers()
+            .map(ToolHeaders::left_out)
+            .unwrap_or_default()
     }
 
     /// `tools/call` with the given arguments (an object, or `None`).
@@ -610,7 +632,7 @@ impl Client {
         .map(drop)
     }
 
-    async fn paged<R: DeserializeOwned>(
+    pub(crate) async fn paged<R: DeserializeOwned>(
         &self,
         method: &str,
         cursor: Option<String>,
@@ -634,7 +656,8 @@ impl Client {
     /// `list_all_*` methods. For a program that passes the server's JSON on unchanged (key
     /// order, number spelling); the typed `list_all_*` methods are what most callers want.
     /// Unlike [`list_all_tools`](Self::list_all_tools), this does not learn the tools'
-    /// output schemas.
+    /// output schemas; tools left out for their `x-mcp-header` annotations are left out here
+    /// too ([`left_out_tools`](Self::left_out_tools)).
     pub async fn list_all_raw(
         &self,
         method: &str,
@@ -643,12 +666,16 @@ impl Client {
         let max_bytes = self.inner.dispatcher.options().max_listing_bytes;
         pages::collect(method, max_bytes, |cursor| async {
             let raw = self.paged_raw(method, cursor).await?;
-            let (items, next_cursor) = pages::raw_page(raw.get(), key).map_err(|source| {
+            let (mut items, next_cursor) = pages::raw_page(raw.get(), key).map_err(|source| {
                 Error::Session(SessionError::InvalidResult {
                     method: method.to_owned(),
                     source,
                 })
             })?;
+            // Left out means left out, as sent too.
+            if let (methods::TOOLS_LIST, Some(headers)) = (method, self.tool_headers()) {
+                headers.vet_raw(&mut items);
+            }
             Ok(Page {
                 items,
                 next_cursor,
@@ -660,7 +687,7 @@ impl Client {
 
     /// Every item of the listing `method`, within the bounds of [`pages::collect`]: the
     /// size of each page is counted as it arrives, before it is decoded and kept.
-    async fn all_pages<P: DeserializeOwned, T>(
+    pub(crate) async fn all_pages<P: DeserializeOwned, T>(
         &self,
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),

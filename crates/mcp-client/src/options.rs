@@ -65,10 +65,12 @@ pub struct ClientOptions {
     pub(crate) tool_timeout: Option<Duration>,
     pub(crate) tasks: bool,
     pub(crate) tasks_for_optional_tools: bool,
+    pub(crate) task_max_wait: Duration,
     pub(crate) max_listing_bytes: usize,
     pub(crate) era: EraPreference,
     pub(crate) discover_timeout: Duration,
     pub(crate) max_input_rounds: usize,
+    pub(crate) input_bounds: crate::modern::InputBounds,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -89,10 +91,15 @@ impl ClientOptions {
             tool_timeout: None,
             tasks: false,
             tasks_for_optional_tools: false,
+            task_max_wait: crate::tasks::DEFAULT_TASK_MAX_WAIT,
             max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
             era: EraPreference::Auto,
             discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
+            input_bounds: crate::modern::InputBounds {
+                max_requests: crate::DEFAULT_MAX_INPUT_REQUESTS,
+                max_bytes: crate::DEFAULT_MAX_INPUT_REQUEST_BYTES,
+            },
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -128,6 +135,28 @@ impl ClientOptions {
     #[must_use]
     pub fn with_max_input_rounds(mut self, rounds: usize) -> Self {
         self.max_input_rounds = rounds;
+        self
+    }
+
+    /// How many input requests one `input_required` result (2026-07-28) may carry before
+    /// the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUESTS`](crate::DEFAULT_MAX_INPUT_REQUESTS)).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_requests(mut self, requests: usize) -> Self {
+        self.input_bounds.max_requests = requests;
+        self
+    }
+
+    /// How many bytes the `inputRequests` of one `input_required` result (2026-07-28) may
+    /// take before the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUEST_BYTES`](crate::DEFAULT_MAX_INPUT_REQUEST_BYTES), 16 MiB).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_request_bytes(mut self, bytes: usize) -> Self {
+        self.input_bounds.max_bytes = bytes;
         self
     }
 
@@ -291,6 +320,18 @@ impl ClientOptions {
         self
     }
 
+    /// The longest the client waits on a task before it reports
+    /// [`SessionError::Timeout`](crate::SessionError::Timeout) (cancelling the task when it
+    /// started it; see [`TaskHandle`](crate::TaskHandle)), for every task whose caller
+    /// set no bound of its own ([`TaskOptions::with_max_wait`](crate::TaskOptions::with_max_wait),
+    /// or a per-call timeout of a plain [`call_tool_with`](crate::Client::call_tool_with)).
+    /// Default [`DEFAULT_TASK_MAX_WAIT`](crate::tasks::DEFAULT_TASK_MAX_WAIT), one hour.
+    #[must_use]
+    pub fn with_task_max_wait(mut self, max_wait: Duration) -> Self {
+        self.task_max_wait = max_wait;
+        self
+    }
+
     /// Bound the bytes a `list_all_*` call receives across all its pages (default
     /// [`DEFAULT_MAX_LISTING_BYTES`](crate::DEFAULT_MAX_LISTING_BYTES), 64 MiB). Past it the
     /// call fails with [`Error::PaginationAborted`](crate::Error::PaginationAborted) instead
@@ -349,8 +390,11 @@ impl fmt::Debug for ClientOptions {
             .field("tool_timeout", &self.tool_timeout)
             .field("tasks", &self.tasks)
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
+            .field("task_max_wait", &self.task_max_wait)
             .field("max_listing_bytes", &self.max_listing_bytes)
             .field("era", &self.era)
+            .field("max_input_rounds", &self.max_input_rounds)
+            .field("input_bounds", &self.input_bounds)
             .finish_non_exhaustive()
     }
 }

@@ -12,6 +12,8 @@ mod error_chains;
 mod fuzz_corpora;
 mod http_client;
 mod http_faults;
+mod input_request_bounds;
+mod invalid_tool_headers;
 mod manager_connect;
 mod manager_http;
 mod manager_modern;

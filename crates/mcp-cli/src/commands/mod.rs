@@ -147,7 +147,10 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         },
         Command::Tasks { server } => one(ctx, &server, async |c| tasks::list(c).await).await,
         Command::Task { server, id, cancel } => {
-            one(ctx, &server, async |c| tasks::task(c, &id, cancel).await).await
+            one(ctx, &server, async |c| {
+                tasks::task(ctx, c, &id, cancel).await
+            })
+            .await
         }
         Command::Skills { server: None } => Ok(skills::all(ctx).await),
         Command::Skills {

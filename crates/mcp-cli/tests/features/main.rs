@@ -11,6 +11,7 @@ mod help;
 mod hints;
 mod interaction;
 mod json_output;
+mod left_out_tools;
 mod oauth;
 mod ping;
 mod pty;

@@ -2,7 +2,8 @@
 //! with the request `_meta` (and on HTTP the mirrored headers), and, for the methods that
 //! may answer `input_required`, retried with the answers to the server's input requests
 //! and its exact `requestState`, under a new id each round, until the result is complete
-//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)).
+//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)),
+//! each round's input requests within their own bounds (`input_bounds.rs`).
 
 use crate::{Error, SessionError};
 use mcp_jsonrpc::{RequestOptions, Session};
@@ -66,11 +67,9 @@ impl Modern {
             // The headers mirror fields of the params: read them back (HTTP only, where a
             // round trip costs far more than this parse).
             let object = object_of(&params)?;
-            let tool_params = match method {
-                methods::TOOLS_CALL => object
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .and_then(|name| self.tool_headers.of(name)),
+            let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
+                // A tool left out for its annotations is refused here, before any I/O.
+                (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
                 _ => None,
             };
             request_headers(method, &object, tool_params.as_deref().unwrap_or_default())
@@ -100,6 +99,15 @@ impl Modern {
                 });
             }
             rounds += 1;
+            // Counted and measured on the text, before a single request is decoded.
+            dispatcher
+                .options()
+                .input_bounds
+                .check(raw.get())
+                .map_err(|bound| Error::InputRequestsRefused {
+                    method: method.to_owned(),
+                    bound,
+                })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
             let as_written = params_as_written(raw.unchecked_text());
             let responses = answer_all(dispatcher, method, &input, &as_written, &options).await?;

@@ -111,9 +111,15 @@ fn modern_tool(
         )))
     };
     match (name, &ctx.meta) {
-        ("mrtr", Some(meta)) => Some(crate::modern::mrtr::call(meta, params, args)),
+        ("mrtr", Some(meta)) => {
+            let flood = ctx.core.options.input_request_flood.unwrap_or(0);
+            Some(crate::modern::mrtr::call(meta, params, args, flood))
+        }
         ("mrtr", None) => Some(needs_modern()),
         ("header_params", _) => Some(Ok(crate::modern::tools::header_params(args))),
+        ("bad_header", _) if ctx.core.options.invalid_header_tool => {
+            Some(Ok(crate::modern::tools::bad_header()))
+        }
         ("schema_features", _) => Some(Ok(crate::modern::tools::schema_features(args))),
         ("sample" | "elicit" | "elicit_url" | "form" | "roots" | "cancel_own_request", Some(_)) => {
             Some(Ok(tool_error(&format!(
