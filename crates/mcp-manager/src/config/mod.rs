@@ -24,9 +24,11 @@
 //! [`ServerConfig::extra`]: mcp_client::ServerConfig::extra
 
 mod entry;
+mod env_file;
 mod error;
 mod expand;
 mod filter;
+mod inputs;
 mod jsonc;
 mod oauth;
 #[cfg(test)]
@@ -41,7 +43,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 pub use entry::{AuthSettings, ServerEntry};
+pub use env_file::MAX_ENV_FILE_BYTES;
 pub use error::{ConfigError, Position};
+pub use inputs::{InputKind, InputVariable};
 pub use filter::ToolFilter;
 pub use oauth::{OAuthGrant, OAuthSettings};
 pub use read::MAX_CONFIG_BYTES;
@@ -54,6 +58,10 @@ pub struct McpConfig {
     source_name: String,
     servers: BTreeMap<String, ServerEntry>,
     errors: Vec<(String, ConfigError)>,
+    /// VS Code's `inputs`.
+    inputs: Vec<InputVariable>,
+    /// What the file holds that this crate does not use.
+    warnings: Vec<String>,
 }
 
 /// The members of a configuration document we read; everything else is ignored (a VS Code
@@ -68,7 +76,14 @@ struct Document<'a> {
     mcp: Option<VsCodeSettings<'a>>,
     #[serde(rename = "disabledServers", default)]
     disabled_servers: Vec<String>,
+    /// VS Code's input variables (`${input:ID}`).
+    #[serde(default)]
+    inputs: Option<serde_json::Value>,
 }
+
+/// The top-level members a server-list file may have; any other is warned about (except in
+/// a VS Code `settings.json`, which holds everything else too).
+const KNOWN_MEMBERS: &[&str] = &["mcpServers", "servers", "mcp", "disabledServers", "inputs", "$schema"];
 
 /// The `mcp` section of VS Code's `settings.json`.
 #[derive(Deserialize)]
@@ -102,6 +117,15 @@ impl McpConfig {
             ..Self::default()
         };
 
+        if let Some(inputs) = &document.inputs {
+            let (inputs, warnings) = inputs::parse(inputs);
+            config.inputs = inputs;
+            config.warnings.extend(warnings);
+        }
+        let settings_json = document.mcp_servers.is_none() && document.servers.is_none();
+        if !settings_json {
+            config.warnings.extend(unknown_members(&text));
+        }
         let lists = [
             document.mcp_servers,
             document.servers,
@@ -126,6 +150,9 @@ impl McpConfig {
             }
             match entry::parse_entry(source_name, &text, &lines, &name, raw) {
                 Ok(entry) => {
+                    config.warnings.extend(entry.config.extra.keys().map(|member| {
+                        format!("server \"{name}\": \"{member}\" is not used by mcp")
+                    }));
                     config.servers.insert(name, entry);
                 }
                 Err(error) => {
@@ -172,6 +199,30 @@ impl McpConfig {
     pub fn source_name(&self) -> &str {
         &self.source_name
     }
+
+    /// VS Code's input variables, answered through the variable lookup as `input:ID` (see
+    /// [`InputVariable`]).
+    pub fn inputs(&self) -> &[InputVariable] {
+        &self.inputs
+    }
+
+    /// What the file holds that this crate does not use (members of an entry other clients
+    /// read, inputs that cannot be answered, unknown top-level members), one sentence each,
+    /// for a program to show: a file is never half-used in silence.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+/// Warnings for the top-level members of `text` that are not part of a server list.
+fn unknown_members(text: &str) -> Vec<String> {
+    let members: BTreeMap<String, serde::de::IgnoredAny> =
+        serde_json::from_str(text).unwrap_or_default();
+    members
+        .keys()
+        .filter(|m| !KNOWN_MEMBERS.contains(&m.as_str()))
+        .map(|m| format!("\"{m}\" is not used by mcp"))
+        .collect()
 }
 
 /// VS Code's `${workspaceFolder}` for a config file: `<ws>` for `<ws>/.vscode/mcp.json`,
