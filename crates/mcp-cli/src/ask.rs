@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use dialoguer::console::Term;
 use dialoguer::theme::SimpleTheme;
-use dialoguer::{Input, MultiSelect, Select};
+use dialoguer::{Input, MultiSelect, Password, Select};
 
 /// One conversation at a time: two servers asking at once must not interleave.
 static TERMINAL: Mutex<()> = Mutex::new(());
@@ -95,4 +95,13 @@ pub(crate) fn multi_select(prompt: &str, items: &[String], checked: &[bool]) -> 
         .interact_on_opt(&Term::stderr())
         .ok()
         .flatten()
+}
+
+/// A secret, not shown while typed; `None` when the person gives up.
+pub(crate) fn password(prompt: &str) -> Option<String> {
+    Password::with_theme(&SimpleTheme)
+        .with_prompt(shown(prompt))
+        .allow_empty_password(true)
+        .interact_on(&Term::stderr())
+        .ok()
 }

@@ -2,7 +2,7 @@
 //! connecting to them through an [`McpManager`], which also reconnects a server that died.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -12,6 +12,8 @@ use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
 use crate::cli::GlobalArgs;
 use crate::client_settings::ClientSettings;
+use crate::inputs::Inputs;
+use crate::scopes::{ConfigFile, Merged, Scope};
 use crate::error::CliError;
 use crate::server_logs::ServerLogs;
 
@@ -40,9 +42,10 @@ pub(crate) struct ServerSet {
     broken: Vec<(String, Arc<ConfigError>)>,
     /// Where the servers came from, for messages.
     source_name: String,
-    /// `--timeout`.
     /// What every client is asked to do (`--timeout`, `--root`, `--log-level`).
     settings: ClientSettings,
+    /// Every `${...}` lookup: VS Code's inputs asked on the terminal, else the environment.
+    inputs: Arc<Inputs>,
     /// Connects, holds and reconnects the usable entries.
     manager: McpManager,
     /// Prints the servers' log messages; taken by `shutdown`.
@@ -68,6 +71,11 @@ impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
         let settings = ClientSettings::from_args(global)?;
+        if !global.header.is_empty() && global.url.is_none() {
+            return Err(CliError::Usage(
+                "--header goes with --url (or with `mcp add NAME URL`)".into(),
+            ));
+        }
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
                 CliError::Usage(format!("--stdio: cannot split {command_line:?}: {e}"))
@@ -79,6 +87,11 @@ impl ServerSet {
             return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
+            if global.transport == crate::cli::TransportArg::Stdio {
+                return Err(CliError::Usage(
+                    "--transport stdio runs a command: give it with --stdio, not --url".into(),
+                ));
+            }
             let mut config = ServerConfig::remote(global.transport.kind(), url.clone());
             for header in &global.header {
                 let (name, value) = parse_header(header)?;
@@ -86,43 +99,46 @@ impl ServerSet {
             }
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
-        // A file named with --config is trusted; one found here must be (see trust.rs).
-        let (path, chosen) = match &global.config {
-            Some(path) => (Some(path.clone()), true),
-            None => (default_config_file(Path::new(".")), false),
-        };
-        match path {
-            Some(path) => {
-                let config = McpConfig::load(&path)?;
-                if !chosen {
-                    crate::trust::check(&path, &config, global.trust_config)?;
-                }
-                Ok(Self::from_config(config, settings))
-            }
-            None => {
-                let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-                // Its fault-injection tools are listed only when asked for.
-                let mut args = vec![DEMO_SERVER_ARG];
-                if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
-                    args.push("--hide-test-tools");
-                }
-                let config = ServerConfig::stdio(exe.display().to_string(), args);
-                let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
-                Ok(Self::verbatim(DEMO_NAME, config, source, settings))
-            }
+        // A file named with --config is trusted; the project's files must be (see
+        // trust.rs); the user's own is theirs (see scopes.rs).
+        let merged = configured(global, Some(global.trust_config))?;
+        if merged.entries.is_empty() && merged.broken.is_empty() {
+            return Self::demo(settings);
         }
+        for warning in &merged.warnings {
+            crate::commands::stderr_line(&format!("mcp: {warning}"));
+        }
+        Ok(Self::from_merged(merged, settings))
     }
 
-    fn from_config(config: McpConfig, settings: ClientSettings) -> Self {
-        let source_name = config.source_name().to_owned();
-        let (entries, errors) = config.into_parts();
-        let broken = errors
+    /// The bundled demo server, when no server is configured anywhere.
+    fn demo(settings: ClientSettings) -> Result<Self, CliError> {
+        let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
+        // Its fault-injection tools are listed only when asked for.
+        let mut args = vec![DEMO_SERVER_ARG];
+        if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
+            args.push("--hide-test-tools");
+        }
+        let config = ServerConfig::stdio(exe.display().to_string(), args);
+        let source = "the bundled demo (no server is configured: see `mcp add`)";
+        Ok(Self::verbatim(DEMO_NAME, config, source, settings))
+    }
+
+    fn from_merged(merged: Merged, settings: ClientSettings) -> Self {
+        let source_name = merged.source_name();
+        let inputs = Arc::new(Inputs::new(merged.inputs));
+        let entries = merged
+            .entries
             .into_iter()
-            .map(|(name, e)| (name, Arc::new(e)))
+            .map(|(name, (entry, _))| (name, entry))
             .collect();
-        // Config files get `${VAR}` expanded from the process environment at every
-        // (re)connect: the manager's default.
-        Self::new(entries, broken, source_name, settings)
+        let broken = merged
+            .broken
+            .into_iter()
+            .map(|(name, e, _)| (name, e))
+            .collect();
+        // Config files get `${VAR}` expanded at every (re)connect, inputs asked then.
+        Self::new(entries, broken, source_name, settings, inputs)
     }
 
     /// One server from the command line: its values were already expanded by the user's
@@ -134,7 +150,8 @@ impl ServerSet {
         settings: ClientSettings,
     ) -> Self {
         let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
-        Self::new(entries, Vec::new(), source_name.to_owned(), settings)
+        let inputs = Arc::new(Inputs::default());
+        Self::new(entries, Vec::new(), source_name.to_owned(), settings, inputs)
     }
 
     fn new(
@@ -142,6 +159,7 @@ impl ServerSet {
         broken: Vec<(String, Arc<ConfigError>)>,
         source_name: String,
         settings: ClientSettings,
+        inputs: Arc<Inputs>,
     ) -> Self {
         if let Some(ms) = env_timeout_ms() {
             // The environment overrides every timeout the files configure.
@@ -151,8 +169,10 @@ impl ServerSet {
                 entry.config.tool_timeout = None;
             }
         }
+        let lookup = Arc::clone(&inputs);
         #[allow(unused_mut)] // without the oauth feature there is no token store to set
-        let mut options = ManagerOptions::new(settings.options());
+        let mut options =
+            ManagerOptions::new(settings.options()).with_env(move |name| lookup.lookup(name));
         #[cfg(feature = "oauth")]
         if let Some(store) = settings.token_store.store() {
             options = options.with_token_store(store);
@@ -168,6 +188,7 @@ impl ServerSet {
             broken,
             source_name,
             settings,
+            inputs,
             manager,
             logs: Mutex::new(Some(logs)),
             log_level_sent: Mutex::new(HashSet::new()),
@@ -346,7 +367,7 @@ impl ServerSet {
         let entry = self.entry(name)?;
         let limit = self.connect_limit(entry);
         // `${VAR}` expanded now for a config file's entry; a command line's as written.
-        let config = entry.resolve_from_process_env()?;
+        let config = self.resolve(entry)?;
         let plain = self.settings.options();
         let server = name.to_owned();
         // The manager's hub does not see this client: print its log messages here.
@@ -386,6 +407,11 @@ impl ServerSet {
             client,
             tool_filter: entry.tool_filter.clone(),
         })
+    }
+
+    /// `entry`'s config with its `${...}` expanded now, inputs asked (see inputs.rs).
+    fn resolve(&self, entry: &ServerEntry) -> Result<ServerConfig, ConfigError> {
+        entry.resolve(&|name| self.inputs.lookup(name))
     }
 
     /// `options` with the manager's OAuth provider for `name` (stored tokens, refresh), so a
@@ -448,7 +474,7 @@ impl ServerSet {
             return Vec::new();
         };
         let (Ok(config), Ok(options)) = (
-            entry.resolve_from_process_env(),
+            self.resolve(entry),
             self.authorized(server, self.settings.options()).await,
         ) else {
             return Vec::new();
@@ -463,7 +489,7 @@ impl ServerSet {
     pub(crate) async fn answers_without_authorization(&self, name: &str) -> Result<(), CliError> {
         let entry = self.entry(name)?;
         let limit = self.connect_limit(entry);
-        let config = entry.resolve_from_process_env()?;
+        let config = self.resolve(entry)?;
         let options = self.settings.options();
         let connected = tokio::time::timeout(limit, Client::connect(&config, options.clone()));
         let error = match connected.await {
@@ -527,7 +553,7 @@ impl ServerSet {
 
     /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
     async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
-        match entry.resolve_from_process_env() {
+        match self.resolve(entry) {
             Ok(config) => crate::hints::explain(error, &config, &self.settings.options()).await,
             Err(_) => error,
         }
@@ -611,12 +637,21 @@ pub(crate) fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
     Ok((name, value))
 }
 
-/// `./.mcp.json`, else `./mcp.json`.
-fn default_config_file(dir: &Path) -> Option<PathBuf> {
-    [".mcp.json", "mcp.json"]
-        .into_iter()
-        .map(|name| dir.join(name))
-        .find(|p| p.is_file())
+/// The configured servers: the `--config` file, else the project's and the user's files
+/// (see scopes.rs). `consent`: `Some(--trust-config)` to consent to project files first
+/// (commands that connect), `None` to only read them (`list`, `get`).
+pub(crate) fn configured(global: &GlobalArgs, consent: Option<bool>) -> Result<Merged, CliError> {
+    match &global.config {
+        Some(path) => {
+            let file = ConfigFile {
+                path: path.clone(),
+                scope: Scope::Named,
+                client: "mcp",
+            };
+            Ok(Merged::of(vec![(file, McpConfig::load(path)?)]))
+        }
+        None => crate::scopes::load(Path::new("."), consent),
+    }
 }
 
 #[cfg(test)]

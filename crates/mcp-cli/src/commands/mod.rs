@@ -5,6 +5,7 @@ pub(crate) mod auth;
 pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
+pub(crate) mod configured;
 pub(crate) mod edit;
 pub(crate) mod listing;
 pub(crate) mod ping;
@@ -70,8 +71,25 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     match &cli.command {
         Command::Completions { shell } => return completions::print(*shell),
         Command::Man { command } => return completions::man(json, command.as_deref()),
-        Command::Add { name, command } => return edit::add(&cli.global, name, command),
-        Command::Remove { name } => return edit::remove(&cli.global, name),
+        Command::Add {
+            scope,
+            env,
+            name,
+            url,
+            command,
+        } => {
+            let args = edit::AddArgs {
+                scope: *scope,
+                env,
+                name,
+                url: url.as_deref(),
+                command,
+            };
+            return edit::add(&cli.global, &args);
+        }
+        Command::Remove { scope, name } => return edit::remove(&cli.global, *scope, name),
+        Command::List => return configured::list(&cli.global),
+        Command::Get { name } => return configured::get(&cli.global, name),
         _ => {}
     }
     // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
@@ -126,8 +144,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
         Command::Man { command } => return completions::man(json, command.as_deref()),
-        Command::Add { .. } | Command::Remove { .. } => {
-            return print_error(json, &CliError::Usage("add/remove need no server".into()));
+        Command::Add { .. } | Command::Remove { .. } | Command::List | Command::Get { .. } => {
+            return print_error(json, &CliError::Usage("this command needs no server".into()));
         }
         Command::Login { server } => auth::login(ctx, server).await,
         Command::Logout { server } => auth::logout(ctx, server).await,

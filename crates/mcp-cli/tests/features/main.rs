@@ -3,6 +3,7 @@
 
 mod arguments;
 mod client_features;
+mod config_files;
 mod edit;
 mod empty_lists;
 mod errors;

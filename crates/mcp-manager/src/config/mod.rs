@@ -225,13 +225,15 @@ fn unknown_members(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// VS Code's `${workspaceFolder}` for a config file: `<ws>` for `<ws>/.vscode/mcp.json`,
-/// else the file's own directory.
+/// `${workspaceFolder}` for a config file: `<ws>` for VS Code's `<ws>/.vscode/mcp.json` and
+/// Cursor's `<ws>/.cursor/mcp.json`, else the file's own directory.
 fn workspace_folder(path: &Path) -> Option<std::path::PathBuf> {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
     let dir = path.parent()?;
     match dir.file_name() {
-        Some(name) if name == ".vscode" => dir.parent().map(Path::to_owned),
+        Some(name) if name == ".vscode" || name == ".cursor" => {
+            dir.parent().map(Path::to_owned)
+        }
         _ => Some(dir.to_owned()),
     }
 }
