@@ -2,7 +2,7 @@
 //! results, and an exit status that tells whether every command succeeded (issue 15).
 
 use crate::pty::Terminal;
-use crate::support::mcp_in;
+use crate::support::{HttpServer, mcp_in};
 
 /// Up arrow: the previous line of the history.
 const UP: &str = "\u{1b}[A";
@@ -186,4 +186,23 @@ fn help_shows_one_command_in_full_and_misspelt_commands_get_a_suggestion() {
         run.stderr.contains(r#"unknown command "cal"; did you mean "call"?"#),
         "{run:?}"
     );
+}
+
+#[test]
+fn at_2026_07_28_over_http_ctrl_c_closes_the_calls_stream() {
+    let server = HttpServer::start(&["--era", "modern"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut terminal = Terminal::start_in_session(dir.path(), &["--url", &server.url, "shell"], &[]);
+    terminal.expect("mcp> ");
+    terminal.type_line("call slow ms=60000 steps=600");
+    terminal.expect("/600");
+    terminal.type_raw(CTRL_C);
+    terminal.expect("mcp: cancelled (Ctrl-C)");
+    terminal.expect_times("mcp> ", 2);
+    // The revision cancels a request by closing its stream; the server saw that.
+    terminal.type_line("call cancellations");
+    terminal.expect("\"reason\":\"reply stream closed\"");
+    terminal.type_line("quit");
+    let (code, screen) = terminal.finish();
+    assert_eq!(code, 1, "{screen}");
 }
