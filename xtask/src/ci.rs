@@ -187,9 +187,19 @@ fn run_tests(env: &Env) -> Result<()> {
         command
     };
     if env.cargo_succeeds(&["nextest", "--version"]) {
-        run(&mut tests(&["nextest", "run", "--workspace", "--all-features"]))?;
+        run(&mut tests(&[
+            "nextest",
+            "run",
+            "--workspace",
+            "--all-features",
+        ]))?;
         // nextest does not run doctests.
-        run(&mut tests(&["test", "--workspace", "--all-features", "--doc"]))
+        run(&mut tests(&[
+            "test",
+            "--workspace",
+            "--all-features",
+            "--doc",
+        ]))
     } else {
         // Plain `cargo test` runs the doctests too.
         eprintln!("cargo-nextest not installed: falling back to `cargo test`");

@@ -45,14 +45,19 @@ pub fn python_sdk(root: &Path) -> Result<PathBuf> {
     .context("installing the Python SDK from PyPI")?;
     match installed_version(&python) {
         Some(v) if v == PYTHON_SDK_VERSION => Ok(python),
-        other => bail!("pip installed mcp=={PYTHON_SDK_VERSION} but the environment holds {other:?}"),
+        other => {
+            bail!("pip installed mcp=={PYTHON_SDK_VERSION} but the environment holds {other:?}")
+        }
     }
 }
 
 /// The version of `mcp` importable by `python`, if any.
 fn installed_version(python: &Path) -> Option<String> {
     let output = Command::new(python)
-        .args(["-c", "import importlib.metadata as m; print(m.version('mcp'))"])
+        .args([
+            "-c",
+            "import importlib.metadata as m; print(m.version('mcp'))",
+        ])
         .output()
         .ok()?;
     output

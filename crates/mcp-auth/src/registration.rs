@@ -104,8 +104,10 @@ async fn register(
         return Err(AuthError::Refused {
             error: format!("registration HTTP {}", answer.status),
             // One line (an HTML error page by its title), as every HTTP error is shown.
-            description: Some(mcp_http::body_summary(&String::from_utf8_lossy(&answer.body)))
-                .filter(|d| !d.is_empty()),
+            description: Some(mcp_http::body_summary(&String::from_utf8_lossy(
+                &answer.body,
+            )))
+            .filter(|d| !d.is_empty()),
         });
     }
     let response: RegistrationResponse = answer.json("the registration response")?;

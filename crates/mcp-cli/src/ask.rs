@@ -63,10 +63,12 @@ pub(crate) fn line(prompt: &str) -> Option<String> {
 /// line, `None` when the person gives up. Anything else is asked again.
 pub(crate) fn choice(prompt: &str, choices: &[char], default: char) -> Option<char> {
     let first = |answer: &str| answer.trim().to_lowercase().chars().next();
-    let answer = text(prompt, Some(&default.to_string()), |answer| match first(answer) {
-        Some(c) if choices.contains(&c) => Ok(()),
-        None => Ok(()),
-        Some(_) => Err("please answer with one of the letters in brackets".into()),
+    let answer = text(prompt, Some(&default.to_string()), |answer| {
+        match first(answer) {
+            Some(c) if choices.contains(&c) => Ok(()),
+            None => Ok(()),
+            Some(_) => Err("please answer with one of the letters in brackets".into()),
+        }
     })?;
     Some(first(&answer).unwrap_or(default))
 }

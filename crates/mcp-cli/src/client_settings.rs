@@ -131,8 +131,8 @@ impl ClientSettings {
         }
         if let Some(sampler) = &self.sampler {
             let sampler = sampler.clone();
-            options =
-                options.with_sampling(move |params, context| sampler.clone().answer(params, context));
+            options = options
+                .with_sampling(move |params, context| sampler.clone().answer(params, context));
         }
         options
     }

@@ -377,11 +377,9 @@ impl CliError {
             Self::ConnectTimeout { .. } => "--startup-timeout",
             Self::Client { cause, .. } => match cause.as_ref() {
                 mcp_client::Error::HandshakeTimeout { .. } => "--startup-timeout",
-                mcp_client::Error::Session(mcp_client::SessionError::Timeout { method, .. })
-                    if method.starts_with(mcp_types::methods::TOOLS_CALL) =>
-                {
-                    "--tool-timeout"
-                }
+                mcp_client::Error::Session(mcp_client::SessionError::Timeout {
+                    method, ..
+                }) if method.starts_with(mcp_types::methods::TOOLS_CALL) => "--tool-timeout",
                 _ => "--timeout",
             },
             _ => "--timeout",
@@ -509,7 +507,9 @@ mod tests {
         use std::time::Duration;
 
         let rpc = |message: &str| {
-            ClientError::from(SessionError::Rpc(mcp_types::ErrorObject::new(-32602, message)))
+            ClientError::from(SessionError::Rpc(mcp_types::ErrorObject::new(
+                -32602, message,
+            )))
         };
         let http = |status: u16, body: &str| {
             ClientError::from(SessionError::from(mcp_jsonrpc_http(status, body)))
@@ -519,12 +519,13 @@ mod tests {
         )));
         let client = |e: ClientError| CliError::client("s", e, None);
         let manager = |e: ManagerError| CliError::from(e);
-        let config = mcp_manager::config::McpConfig::from_str("{\"mcpServers\": {\"a\": 1}}", "./.mcp.json")
-            .unwrap()
-            .into_parts()
-            .1
-            .remove(0)
-            .1;
+        let config =
+            mcp_manager::config::McpConfig::from_str("{\"mcpServers\": {\"a\": 1}}", "./.mcp.json")
+                .unwrap()
+                .into_parts()
+                .1
+                .remove(0)
+                .1;
         let errors = vec![
             CliError::from(config),
             CliError::UnknownServer {
@@ -538,13 +539,19 @@ mod tests {
             },
             client(rpc("MCP error -32602: Tool nosuch not found")),
             client(rpc("Invalid params")),
-            client(http(404, "<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>")),
+            client(http(
+                404,
+                "<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>",
+            )),
             client(http(500, "")),
             client(login),
-            client(SessionError::Timeout {
-                method: "tools/call".into(),
-                after: Duration::from_millis(5),
-            }.into()),
+            client(
+                SessionError::Timeout {
+                    method: "tools/call".into(),
+                    after: Duration::from_millis(5),
+                }
+                .into(),
+            ),
             client(ClientError::closed()),
             client(ClientError::NotInRevision {
                 method: "ping".into(),
@@ -625,7 +632,10 @@ mod tests {
         for error in errors {
             let line = error.one_line();
             assert_eq!(repeated_part(&line), None, "{line}");
-            assert!(!line.contains("server \"\""), "a server with no name: {line}");
+            assert!(
+                !line.contains("server \"\""),
+                "a server with no name: {line}"
+            );
         }
         // The check catches what it is meant to.
         assert!(repeated_part("MCP error -32602: MCP error -32602: x").is_some());

@@ -48,11 +48,10 @@ impl Capability {
             Self::Sampling => options.with_sampling(|_params, _context| async {
                 Err(ErrorObject::new(error_codes::USER_REJECTED, "probe"))
             }),
-            Self::Elicitation => {
-                options.with_elicitation(ElicitationModes::ALL, |_params, _context| async {
+            Self::Elicitation => options
+                .with_elicitation(ElicitationModes::ALL, |_params, _context| async {
                     Ok(ElicitResult::decline())
-                })
-            }
+                }),
             Self::Roots => options.with_roots(Vec::new()),
         }
     }

@@ -12,7 +12,14 @@ const MASK: &str = "***";
 
 /// Words in a name that say its value is a secret.
 const SECRET_WORDS: [&str; 8] = [
-    "token", "secret", "password", "passwd", "key", "auth", "credential", "cookie",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "auth",
+    "credential",
+    "cookie",
 ];
 
 fn is_secret_name(name: &str) -> bool {
@@ -87,7 +94,8 @@ pub(crate) fn target(entry: &ServerEntry) -> String {
 
 /// The whole entry as JSON, each secret masked.
 pub(crate) fn entry(entry: &ServerEntry) -> Value {
-    let mut value = serde_json::to_value(&entry.config).unwrap_or_else(|_| Value::Object(Map::new()));
+    let mut value =
+        serde_json::to_value(&entry.config).unwrap_or_else(|_| Value::Object(Map::new()));
     let Value::Object(map) = &mut value else {
         return value;
     };
@@ -159,7 +167,10 @@ mod tests {
         for secret in ["sk-1", "sk-2", "sk-3"] {
             assert!(!shown.contains(secret), "{shown}");
         }
-        assert!(shown.contains("${B_TOKEN}") && shown.contains("\"n\""), "{shown}");
+        assert!(
+            shown.contains("${B_TOKEN}") && shown.contains("\"n\""),
+            "{shown}"
+        );
         assert_eq!(
             command_line(&stdio),
             "srv --token '***' '--api-key=***' --name n 'KEY=***'"
@@ -172,7 +183,10 @@ mod tests {
         for secret in ["pw", "=k", "raw", "\"cs\""] {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
-        assert!(shown.contains("Bearer ${T}") && shown.contains("\"id\""), "{shown}");
+        assert!(
+            shown.contains("Bearer ${T}") && shown.contains("\"id\""),
+            "{shown}"
+        );
         assert!(!target(&remote).contains("pw"));
     }
 }

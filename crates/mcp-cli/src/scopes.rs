@@ -232,7 +232,9 @@ mod tests {
             ),
             (
                 file("/home/u/.config/mcp/mcp.json", Scope::User),
-                config(r#"{"mcpServers": {"a": {"command": "user-a"}, "b": {"command": "user-b"}, "bad": {"command": "x"}}, "extra": 1}"#),
+                config(
+                    r#"{"mcpServers": {"a": {"command": "user-a"}, "b": {"command": "user-b"}, "bad": {"command": "x"}}, "extra": 1}"#,
+                ),
             ),
         ]);
         let (a, origin) = &merged.entries["a"];
@@ -240,12 +242,19 @@ mod tests {
         assert_eq!(origin.scope, Scope::Project);
         assert_eq!(merged.entries["b"].1.scope, Scope::User);
         let shadowed: Vec<&str> = merged.shadowed.iter().map(|(n, _, _)| n.as_str()).collect();
-        assert_eq!(shadowed, ["a", "bad"], "a broken project entry still wins its name");
+        assert_eq!(
+            shadowed,
+            ["a", "bad"],
+            "a broken project entry still wins its name"
+        );
         assert_eq!(merged.broken.len(), 1);
         assert_eq!(
             merged.warnings,
             ["/home/u/.config/mcp/mcp.json: \"extra\" is not used by mcp"]
         );
-        assert_eq!(merged.source_name(), "./.mcp.json and /home/u/.config/mcp/mcp.json");
+        assert_eq!(
+            merged.source_name(),
+            "./.mcp.json and /home/u/.config/mcp/mcp.json"
+        );
     }
 }

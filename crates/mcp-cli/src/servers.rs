@@ -12,9 +12,9 @@ use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
 use crate::cli::GlobalArgs;
 use crate::client_settings::ClientSettings;
+use crate::error::CliError;
 use crate::inputs::Inputs;
 use crate::scopes::{ConfigFile, Merged, Scope};
-use crate::error::CliError;
 use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
@@ -151,7 +151,13 @@ impl ServerSet {
     ) -> Self {
         let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
         let inputs = Arc::new(Inputs::default());
-        Self::new(entries, Vec::new(), source_name.to_owned(), settings, inputs)
+        Self::new(
+            entries,
+            Vec::new(),
+            source_name.to_owned(),
+            settings,
+            inputs,
+        )
     }
 
     fn new(

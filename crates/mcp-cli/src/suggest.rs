@@ -22,7 +22,10 @@ pub(crate) fn closest<'a>(
 }
 
 /// `"; did you mean \"NAME\"?"` for the closest candidate, else nothing.
-pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
     closest(word, candidates)
         .map(|c| format!("; did you mean \"{c}\"?"))
         .unwrap_or_default()
@@ -40,7 +43,11 @@ mod tests {
         assert_eq!(closest("elicit_ur", tools), Some("elicit_url"));
         assert_eq!(closest("structure", tools), Some("structured"));
         assert_eq!(closest("frobnicate", tools), None);
-        assert_eq!(closest("echo", tools), None, "an exact match is no suggestion");
+        assert_eq!(
+            closest("echo", tools),
+            None,
+            "an exact match is no suggestion"
+        );
         assert_eq!(closest("x", std::iter::empty()), None);
         assert_eq!(did_you_mean("ad", ["add"]), "; did you mean \"add\"?");
         assert_eq!(did_you_mean("zzz", ["add"]), "");

@@ -150,7 +150,10 @@ fn servers_shows_the_demo_connected_with_its_revision() {
     assert!(line.starts_with("demo"), "{run:?}");
     assert!(
         line.contains("connected")
-            && line.contains(&format!("revision {}  ", mcp_types::LATEST_PROTOCOL_VERSION)),
+            && line.contains(&format!(
+                "revision {}  ",
+                mcp_types::LATEST_PROTOCOL_VERSION
+            )),
         "{run:?}"
     );
     // The current stable revision is not "legacy" to a person reading this (issue 24); the

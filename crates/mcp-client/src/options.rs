@@ -8,8 +8,8 @@ use mcp_jsonrpc::RequestOptions;
 
 use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Root};
 
-use crate::{ServerConfig, ServerNotification};
 use crate::handlers::{ElicitationHandler, ElicitationModes, SamplingHandler};
+use crate::{ServerConfig, ServerNotification};
 
 /// Which protocol eras the client may speak (`2026-07-28/basic/versioning`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -410,7 +410,10 @@ mod tests {
         let file = ServerConfig::stdio("x", ["y"]).with_timeout_ms(100);
         // Nothing said: the file's `timeout`, then its specific ones.
         assert_eq!(options().startup_timeout_for(&file), Some(ms(100)));
-        let specific = file.clone().with_startup_timeout_ms(5000).with_tool_timeout_ms(60_000);
+        let specific = file
+            .clone()
+            .with_startup_timeout_ms(5000)
+            .with_tool_timeout_ms(60_000);
         assert_eq!(options().startup_timeout_for(&specific), Some(ms(5000)));
         assert_eq!(options().tool_timeout_for(&specific), Some(ms(60_000)));
         // Nothing anywhere: 30 s.
@@ -423,11 +426,22 @@ mod tests {
         assert_eq!(both.tool_timeout_for(&specific), Some(ms(9)));
         assert_eq!(both.startup_timeout_for(&specific), Some(ms(7)));
         // 0 disables, wherever it is said.
-        assert_eq!(options().with_tool_timeout(ms(0)).tool_timeout_for(&specific), None);
-        assert_eq!(options().startup_timeout_for(&file.clone().with_startup_timeout_ms(0)), None);
+        assert_eq!(
+            options()
+                .with_tool_timeout(ms(0))
+                .tool_timeout_for(&specific),
+            None
+        );
+        assert_eq!(
+            options().startup_timeout_for(&file.clone().with_startup_timeout_ms(0)),
+            None
+        );
         // Settled once for a connection; a call's own timeout still wins.
         let settled = options().settled_for(&specific);
-        assert_eq!(settled.tool_call_options(RequestOptions::new()).timeout, Some(ms(60_000)));
+        assert_eq!(
+            settled.tool_call_options(RequestOptions::new()).timeout,
+            Some(ms(60_000))
+        );
         let own = RequestOptions::new().with_timeout(ms(1));
         assert_eq!(settled.tool_call_options(own).timeout, Some(ms(1)));
         assert_eq!(settled.startup_request_options().timeout, Some(ms(5000)));

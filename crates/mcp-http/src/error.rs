@@ -311,7 +311,10 @@ mod tests {
             status("<html><body>nothing</body></html>").to_string(),
             "HTTP 404: an HTML page"
         );
-        assert_eq!(status("\n  Not Found\nmore").to_string(), "HTTP 404: Not Found");
+        assert_eq!(
+            status("\n  Not Found\nmore").to_string(),
+            "HTTP 404: Not Found"
+        );
         assert_eq!(status("").to_string(), "HTTP 404");
         let long = "x".repeat(500);
         assert_eq!(body_summary(&long).chars().count(), SUMMARY_CHARS + 1);

@@ -195,7 +195,9 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_held_request_does_not_time_out_and_its_clock_starts_again_when_released() {
         let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
-        let (_, mut call) = core.start_call("tools/call", None, &RequestOptions::new()).unwrap();
+        let (_, mut call) = core
+            .start_call("tools/call", None, &RequestOptions::new())
+            .unwrap();
         tokio::time::sleep(Duration::from_millis(60)).await;
         let hold = core.deadlines().hold();
         assert!(core.pending().deadlines_held());
@@ -207,7 +209,10 @@ mod tests {
         assert!(!core.pending().deadlines_held());
         // Not the 40 ms it had left: a whole timeout again, as progress gives.
         let (method, after) = timed_out(call.wait().await);
-        assert_eq!((method.as_str(), after), ("tools/call", Duration::from_millis(100)));
+        assert_eq!(
+            (method.as_str(), after),
+            ("tools/call", Duration::from_millis(100))
+        );
         assert_eq!(released.elapsed(), Duration::from_millis(100));
         drop(call);
         assert!(core.pending().is_empty());

@@ -481,8 +481,13 @@ mod tests {
         let again: ElicitRequestParams =
             serde_json::from_str(&serde_json::to_string(&form).unwrap()).unwrap();
         assert_eq!(again, ElicitRequestParams::Form(sorted));
-        let built = ElicitFormParams::new("m", serde_json::json!({"properties": {"b": {}, "a": {}}}));
+        let built =
+            ElicitFormParams::new("m", serde_json::json!({"properties": {"b": {}, "a": {}}}));
         assert_eq!(names(&built), ["a", "b"]);
-        assert!(ElicitFormParams::new("m", serde_json::json!({})).fields().is_empty());
+        assert!(
+            ElicitFormParams::new("m", serde_json::json!({}))
+                .fields()
+                .is_empty()
+        );
     }
 }

@@ -38,7 +38,10 @@ async fn the_startup_timeout_bounds_a_server_that_never_answers_initialize() {
     assert!(timed_out(&error), "{error}");
     // Well under the minute of the request timeout (the bound is what is asserted, with a
     // wide margin for a loaded machine, not the speed).
-    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{error}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{error}"
+    );
     manager.shutdown().await;
 }
 
@@ -71,7 +74,9 @@ async fn progress_extends_a_tool_call_under_a_hard_maximum_and_silence_ends_it()
 
     // Without the extension, progress does not save the slow call.
     let strict = McpManager::new(ManagerOptions::default().with_progress_extension(1));
-    strict.add_server("s", with_timeouts("s", &[], (60_000, 60_000, 300))).unwrap();
+    strict
+        .add_server("s", with_timeouts("s", &[], (60_000, 60_000, 300)))
+        .unwrap();
     bounded(strict.connect_server("s")).await.unwrap();
     let cut = bounded(strict.call_tool("mcp__s__slow", Some(json!({"ms": 1200, "steps": 12}))))
         .await

@@ -368,7 +368,9 @@ async fn elicitation_form_and_url_modes() {
 #[tokio::test]
 async fn a_tool_call_has_its_own_timeout_and_the_handshake_its_startup_timeout() {
     let ms = Duration::from_millis;
-    let patient = server(&[]).with_timeout_ms(200).with_tool_timeout_ms(20_000);
+    let patient = server(&[])
+        .with_timeout_ms(200)
+        .with_tool_timeout_ms(20_000);
     let client = bounded(Client::connect(&patient, options())).await.unwrap();
     let slept = bounded(client.call_tool("sleep", Some(json!({"ms": 600}))))
         .await
@@ -392,7 +394,9 @@ async fn a_tool_call_has_its_own_timeout_and_the_handshake_its_startup_timeout()
     let mute = server(&["--no-init-reply"])
         .with_timeout_ms(60_000)
         .with_startup_timeout_ms(300);
-    let err = bounded(Client::connect(&mute, options())).await.unwrap_err();
+    let err = bounded(Client::connect(&mute, options()))
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, Error::HandshakeTimeout { after, .. } if *after == ms(300)),
         "{err}"

@@ -179,7 +179,11 @@ fn one(merged: &Merged, name: &str) -> Result<Outcome, CliError> {
         let _ = writeln!(text, "  {line}");
     }
     for (_, hidden, _) in merged.shadowed.iter().filter(|(n, _, _)| n == name) {
-        let _ = writeln!(text, "(also in {}, shadowed by this one)", hidden.path.display());
+        let _ = writeln!(
+            text,
+            "(also in {}, shadowed by this one)",
+            hidden.path.display()
+        );
     }
     Ok(Outcome::server(name, output::raw(&result), text))
 }

@@ -106,9 +106,9 @@ fn entry(global: &GlobalArgs, args: &AddArgs<'_>) -> Result<Value, CliError> {
 fn env_object(pairs: &[String]) -> Result<Map<String, Value>, CliError> {
     let mut env = Map::new();
     for pair in pairs {
-        let (key, value) = pair.split_once('=').ok_or_else(|| {
-            CliError::Usage(format!("-e {pair:?}: expected KEY=VALUE"))
-        })?;
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("-e {pair:?}: expected KEY=VALUE")))?;
         let valid = key
             .chars()
             .next()

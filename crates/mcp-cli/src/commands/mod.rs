@@ -145,7 +145,10 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Completions { shell } => return completions::print(shell),
         Command::Man { command } => return completions::man(json, command.as_deref()),
         Command::Add { .. } | Command::Remove { .. } | Command::List | Command::Get { .. } => {
-            return print_error(json, &CliError::Usage("this command needs no server".into()));
+            return print_error(
+                json,
+                &CliError::Usage("this command needs no server".into()),
+            );
         }
         Command::Login { server } => auth::login(ctx, server).await,
         Command::Logout { server } => auth::logout(ctx, server).await,

@@ -64,7 +64,12 @@ pub(crate) async fn templates(connection: &Connection) -> Result<Report, CliErro
         .await?,
     );
     let json = output::listing(&[("resourceTemplates", &sent)]);
-    Ok(Outcome::server(&connection.name, json, output::or_none(output::templates(&templates), "", "resource templates")).into())
+    Ok(Outcome::server(
+        &connection.name,
+        json,
+        output::or_none(output::templates(&templates), "", "resource templates"),
+    )
+    .into())
 }
 
 /// `resources/read`.

@@ -38,8 +38,15 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
         [tool] => {
             super::one(ctx, &server, async |c| match detail(c, tool).await {
                 Err(e @ CliError::UnknownTool { .. }) => {
-                    let listed = fetch(c).await?.into_iter().map(|t| t.name).collect::<Vec<_>>();
-                    Err(ctx.servers.explain_missing_tool(&c.name, tool, &listed, e).await)
+                    let listed = fetch(c)
+                        .await?
+                        .into_iter()
+                        .map(|t| t.name)
+                        .collect::<Vec<_>>();
+                    Err(ctx
+                        .servers
+                        .explain_missing_tool(&c.name, tool, &listed, e)
+                        .await)
                 }
                 other => other,
             })

@@ -66,7 +66,11 @@ mod tests {
             Value::Object(answers),
             json!({"name": "Ann", "count": 3, "tags": ["a"]})
         );
-        let given = fill(&form(), &file(json!({"name": "Bo", "count": 7, "note": "n"}))).unwrap();
+        let given = fill(
+            &form(),
+            &file(json!({"name": "Bo", "count": 7, "note": "n"})),
+        )
+        .unwrap();
         assert_eq!(given["count"], 7);
         assert_eq!(given["note"], "n");
     }
@@ -79,6 +83,9 @@ mod tests {
         let bad = fill(&form(), &file(json!({"name": "Ann", "tags": "a, b"}))).unwrap_err();
         assert_eq!(bad.field, "tags");
         let wrong = fill(&form(), &file(json!({"name": "Ann", "count": "three"}))).unwrap_err();
-        assert_eq!((wrong.field.as_str(), wrong.why.as_str()), ("count", "expected a whole number"));
+        assert_eq!(
+            (wrong.field.as_str(), wrong.why.as_str()),
+            ("count", "expected a whole number")
+        );
     }
 }

@@ -262,9 +262,9 @@ impl Field {
                 "n" | "no" | "false" => Ok(Value::Bool(false)),
                 _ => Err("expected yes or no".into()),
             },
-            Kind::Choice(options) => self.check(&Value::String(text.to_owned())).map_err(|_| {
-                format!("not one of: {}", values(options))
-            }),
+            Kind::Choice(options) => self
+                .check(&Value::String(text.to_owned()))
+                .map_err(|_| format!("not one of: {}", values(options))),
             Kind::Choices { .. } => Err("choose from the list".into()),
         }
     }
@@ -274,7 +274,9 @@ impl Kind {
     /// What a valid answer is, in a few words.
     pub(crate) fn expected(&self) -> String {
         match self {
-            Self::Text { format: Some(f), .. } => f.hint().to_owned(),
+            Self::Text {
+                format: Some(f), ..
+            } => f.hint().to_owned(),
             Self::Text { .. } => "text".to_owned(),
             Self::Number { integer: true, .. } => "a whole number".to_owned(),
             Self::Number { .. } => "a number".to_owned(),
@@ -311,7 +313,10 @@ fn choices(schema: &Value) -> Vec<Choice> {
         .filter_map(|option| {
             Some(Choice {
                 value: option.get("const")?.as_str()?.to_owned(),
-                title: option.get("title").and_then(Value::as_str).map(str::to_owned),
+                title: option
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
             })
         })
         .collect()
@@ -455,7 +460,21 @@ mod tests {
         let names: Vec<&str> = form.fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(
             names,
-            ["name", "email", "age", "score", "subscribe", "size", "colour", "legacy", "fish", "toppings", "born", "meeting", "site"]
+            [
+                "name",
+                "email",
+                "age",
+                "score",
+                "subscribe",
+                "size",
+                "colour",
+                "legacy",
+                "fish",
+                "toppings",
+                "born",
+                "meeting",
+                "site"
+            ]
         );
         let field = |name: &str| form.fields.iter().find(|f| f.name == name).unwrap();
         assert_eq!(field("name").label(), "Your name");
@@ -471,11 +490,23 @@ mod tests {
             panic!("a legacy titled enum")
         };
         assert_eq!(legacy[1].label(), "Option B (b)");
-        assert!(matches!(&field("fish").kind, Kind::Choices { max_items: Some(2), .. }));
-        assert!(matches!(&field("toppings").kind, Kind::Choices { options, .. } if options.len() == 2));
+        assert!(matches!(
+            &field("fish").kind,
+            Kind::Choices {
+                max_items: Some(2),
+                ..
+            }
+        ));
+        assert!(
+            matches!(&field("toppings").kind, Kind::Choices { options, .. } if options.len() == 2)
+        );
         assert_eq!(
             field("meeting").kind,
-            Kind::Text { format: Some(Format::DateTime), min_length: None, max_length: None }
+            Kind::Text {
+                format: Some(Format::DateTime),
+                min_length: None,
+                max_length: None
+            }
         );
     }
 
@@ -488,7 +519,10 @@ mod tests {
         assert!(field("age").parse("151").is_err());
         assert_eq!(field("score").parse("1e2"), Ok(json!(100.0)));
         assert!(field("name").parse("A").is_err(), "too short");
-        assert_eq!(field("email").parse("ann@example.com"), Ok(json!("ann@example.com")));
+        assert_eq!(
+            field("email").parse("ann@example.com"),
+            Ok(json!("ann@example.com"))
+        );
         for bad in ["ann", "ann@", "@x.y", "ann@example", "a b@x.y"] {
             assert!(field("email").parse(bad).is_err(), "{bad}");
         }
@@ -506,12 +540,23 @@ mod tests {
         assert!(field("site").parse("not a uri").is_err());
         assert_eq!(field("subscribe").parse("no"), Ok(json!(false)));
         assert!(field("size").check(&json!("xl")).is_err());
-        assert!(field("colour").check(&json!("Red")).is_err(), "the value, not its title");
+        assert!(
+            field("colour").check(&json!("Red")).is_err(),
+            "the value, not its title"
+        );
         assert!(field("colour").check(&json!("#f00")).is_ok());
         assert!(field("fish").check(&json!(["fish-1", "fish-3"])).is_ok());
-        assert!(field("fish").check(&json!("fish-1, fish-2")).is_err(), "an array, not a string");
+        assert!(
+            field("fish").check(&json!("fish-1, fish-2")).is_err(),
+            "an array, not a string"
+        );
         assert!(field("fish").check(&json!([])).is_err(), "at least one");
-        assert!(field("fish").check(&json!(["fish-1", "fish-2", "fish-3"])).is_err(), "at most two");
+        assert!(
+            field("fish")
+                .check(&json!(["fish-1", "fish-2", "fish-3"]))
+                .is_err(),
+            "at most two"
+        );
         assert!(field("fish").check(&json!(["trout"])).is_err());
         assert!(field("subscribe").check(&json!("yes")).is_err());
     }

@@ -145,6 +145,9 @@ mod tests {
             json!({"action": "accept", "content": {"name": "Ann"}})
         );
         let result = from_answers(path, &file(json!({})), &params);
-        assert_eq!(serde_json::to_value(&result).unwrap(), json!({"action": "cancel"}));
+        assert_eq!(
+            serde_json::to_value(&result).unwrap(),
+            json!({"action": "cancel"})
+        );
     }
 }

@@ -128,7 +128,14 @@ fn chosen(field: &Field, prompt: &str, mut options: Vec<(Value, String)>) -> Opt
 
 /// `Label — description (required, a whole number from 0 to 150)`.
 fn prompt(field: &Field) -> String {
-    let mut facts = vec![if field.required { "required" } else { "optional" }.to_owned()];
+    let mut facts = vec![
+        if field.required {
+            "required"
+        } else {
+            "optional"
+        }
+        .to_owned(),
+    ];
     match &field.kind {
         Kind::Text {
             format,

@@ -156,9 +156,9 @@ impl Completer for ShellHelper {
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = line.get(..pos).unwrap_or(line);
-        let start = before
-            .rfind(char::is_whitespace)
-            .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
         let typed = &before[start..];
         let words: Vec<&str> = before[..start].split_whitespace().collect();
         let vocabulary = self.vocabulary.lock().unwrap_or_else(|p| p.into_inner());

@@ -237,7 +237,9 @@ fn unknown_command(name: &str) -> CliError {
 fn parse(line: &str) -> Result<ShellCommand, CliError> {
     let mut words = words::split(line)?;
     if words.is_empty() {
-        return Err(CliError::Usage("an empty command (`help` lists them)".into()));
+        return Err(CliError::Usage(
+            "an empty command (`help` lists them)".into(),
+        ));
     }
     let verb = words.remove(0);
     let verb = match verb.as_str() {

@@ -59,16 +59,36 @@ pub(super) const VERBS: &[Verb] = &[
         "list its resource templates",
         Completes::Server,
     ),
-    verb("read", "read [SERVER] URI", "read a resource", Completes::Uri),
-    verb("prompts", "prompts [SERVER]", "list its prompts", Completes::Server),
+    verb(
+        "read",
+        "read [SERVER] URI",
+        "read a resource",
+        Completes::Uri,
+    ),
+    verb(
+        "prompts",
+        "prompts [SERVER]",
+        "list its prompts",
+        Completes::Server,
+    ),
     verb(
         "prompt",
         "prompt [SERVER] NAME [ARGS]...",
         "get a prompt",
         Completes::Prompt,
     ),
-    verb("ping", "ping [SERVER]", "check that it answers", Completes::Server),
-    verb("servers", "servers", "every server's status", Completes::Nothing),
+    verb(
+        "ping",
+        "ping [SERVER]",
+        "check that it answers",
+        Completes::Server,
+    ),
+    verb(
+        "servers",
+        "servers",
+        "every server's status",
+        Completes::Nothing,
+    ),
     verb("sleep", "sleep MS", "wait", Completes::Nothing),
     verb(
         "help",
@@ -111,7 +131,9 @@ pub(super) fn list() -> String {
     for verb in VERBS {
         out.push_str(&format!("  {:<width$}  {}\n", verb.usage, verb.summary));
     }
-    out.push_str("`help COMMAND` shows one in full; Tab completes commands, servers, tools and URIs\n");
+    out.push_str(
+        "`help COMMAND` shows one in full; Tab completes commands, servers, tools and URIs\n",
+    );
     out
 }
 
@@ -144,7 +166,10 @@ mod tests {
         assert!(list().contains("call [SERVER] TOOL [ARGS]..."));
         assert_eq!(find("exit").map(|v| v.name), Some("quit"));
         let call = detail(find("call").unwrap());
-        assert!(call.starts_with("usage: call [SERVER] TOOL [ARGS]..."), "{call}");
+        assert!(
+            call.starts_with("usage: call [SERVER] TOOL [ARGS]..."),
+            "{call}"
+        );
         assert!(call.contains("Examples:"), "{call}");
         assert!(detail(find("sleep").unwrap()).contains("usage: sleep MS"));
         for verb in VERBS {

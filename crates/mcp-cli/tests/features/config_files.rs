@@ -37,16 +37,23 @@ fn claude_codes_project_file_as_it_writes_it() {
     let mut entry = named_after("SERVER_NAME");
     entry["type"] = "stdio".into();
     entry["env"] = serde_json::json!({"SERVER_NAME": "from-claude"});
-    write(dir.path(), ".mcp.json", &serde_json::json!({"mcpServers": {"claude": entry}}));
+    write(
+        dir.path(),
+        ".mcp.json",
+        &serde_json::json!({"mcpServers": {"claude": entry}}),
+    );
     let servers = trusted(dir.path(), &["servers"]);
-    assert!(servers.stdout.contains("connected  from-claude"), "{servers:?}");
+    assert!(
+        servers.stdout.contains("connected  from-claude"),
+        "{servers:?}"
+    );
     let call = trusted(dir.path(), &["call", "claude", "echo", "text=hi"]);
     assert_eq!(call.stdout, "hi\n", "{call:?}");
     let list = mcp_in(dir.path(), &["list"], "");
     assert!(
-        list.stdout
-            .lines()
-            .any(|l| l.starts_with("claude") && l.contains("project") && l.ends_with("./.mcp.json")),
+        list.stdout.lines().any(|l| l.starts_with("claude")
+            && l.contains("project")
+            && l.ends_with("./.mcp.json")),
         "{list:?}"
     );
 }
@@ -67,13 +74,19 @@ fn vs_codes_project_file_with_its_inputs_env_file_and_members_mcp_cannot_use() {
             "servers": {"vscode": entry, "asks": asks},
         }),
     );
-    std::fs::write(dir.path().join(".env"), "# from the env file\nSERVER_NAME=from-env-file\n")
-        .expect("write .env");
+    std::fs::write(
+        dir.path().join(".env"),
+        "# from the env file\nSERVER_NAME=from-env-file\n",
+    )
+    .expect("write .env");
     let servers = trusted(dir.path(), &["servers", "--json"]);
     let doc = servers.json();
     let vscode = &doc["servers"].as_array().expect("servers")[1];
     assert_eq!(vscode["server"], "vscode", "{doc}");
-    assert_eq!(vscode["result"]["serverInfo"]["name"], "from-env-file", "{doc}");
+    assert_eq!(
+        vscode["result"]["serverInfo"]["name"], "from-env-file",
+        "{doc}"
+    );
     // What mcp cannot use is said, not ignored.
     assert!(
         servers
@@ -84,13 +97,21 @@ fn vs_codes_project_file_with_its_inputs_env_file_and_members_mcp_cannot_use() {
     // An input is asked on a terminal; elsewhere the server does not start, and says why.
     let piped = trusted(dir.path(), &["ping", "asks"]);
     assert_eq!(piped.code(), 1, "{piped:?}");
-    assert!(piped.stderr.contains("VS Code input \"answer\" has no value"), "{piped:?}");
+    assert!(
+        piped
+            .stderr
+            .contains("VS Code input \"answer\" has no value"),
+        "{piped:?}"
+    );
     let mut terminal = Terminal::start(dir.path(), &["--trust-config", "servers"], &[]);
     terminal.expect("What to name it (input \"answer\"): ");
     terminal.type_line("typed-at-the-terminal");
     let (code, screen) = terminal.finish();
     assert_eq!(code, 0, "{screen}");
-    assert!(screen.contains("connected  typed-at-the-terminal"), "{screen}");
+    assert!(
+        screen.contains("connected  typed-at-the-terminal"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -99,7 +120,11 @@ fn cursors_project_file_in_its_directory() {
     let mut entry = named_after("SERVER_NAME");
     // Cursor's ${workspaceFolder} is the project, not .cursor/.
     entry["env"] = serde_json::json!({"SERVER_NAME": "${workspaceFolder}"});
-    write(dir.path(), ".cursor/mcp.json", &serde_json::json!({"mcpServers": {"cursor": entry}}));
+    write(
+        dir.path(),
+        ".cursor/mcp.json",
+        &serde_json::json!({"mcpServers": {"cursor": entry}}),
+    );
     let servers = trusted(dir.path(), &["--json", "servers"]);
     let name = servers.json()["servers"][0]["result"]["serverInfo"]["name"]
         .as_str()
@@ -113,7 +138,11 @@ fn cursors_project_file_in_its_directory() {
     let list = mcp_in(dir.path(), &["--json", "list"], "");
     let cursor = &list.json()["servers"][0]["result"];
     assert_eq!(
-        (cursor["scope"].as_str(), cursor["client"].as_str(), cursor["file"].as_str()),
+        (
+            cursor["scope"].as_str(),
+            cursor["client"].as_str(),
+            cursor["file"].as_str()
+        ),
         (Some("project"), Some("Cursor"), Some("./.cursor/mcp.json")),
         "{list:?}"
     );
@@ -126,45 +155,98 @@ fn project_entries_win_over_the_users_and_add_writes_each_scope() {
     // Claude Code's words: flags, the name, then the URL or `--` and the command.
     let user = mcp_in(
         dir.path(),
-        &["add", "--scope", "user", "-e", "SERVER_NAME=user-one", "-e", "TOKEN=sk-secret",
-          "both", "--", "sh", "-c", &format!("exec {exe} __demo-server --name \"$SERVER_NAME\"")],
+        &[
+            "add",
+            "--scope",
+            "user",
+            "-e",
+            "SERVER_NAME=user-one",
+            "-e",
+            "TOKEN=sk-secret",
+            "both",
+            "--",
+            "sh",
+            "-c",
+            &format!("exec {exe} __demo-server --name \"$SERVER_NAME\""),
+        ],
         "",
     );
     assert_eq!(user.code(), 0, "{user:?}");
     let user_file = dir.path().join(".test-config-home/mcp/mcp.json");
-    assert!(user.stdout.contains(&user_file.display().to_string()), "{user:?}");
-    let only_user = mcp_in(dir.path(), &["add", "--scope", "user", "mine", "--", &exe, "__demo-server"], "");
+    assert!(
+        user.stdout.contains(&user_file.display().to_string()),
+        "{user:?}"
+    );
+    let only_user = mcp_in(
+        dir.path(),
+        &[
+            "add",
+            "--scope",
+            "user",
+            "mine",
+            "--",
+            &exe,
+            "__demo-server",
+        ],
+        "",
+    );
     assert_eq!(only_user.code(), 0, "{only_user:?}");
     let mine = mcp_in(dir.path(), &["ping", "mine"], "");
-    assert_eq!(mine.code(), 0, "the user's own file needs no trust: {mine:?}");
+    assert_eq!(
+        mine.code(),
+        0,
+        "the user's own file needs no trust: {mine:?}"
+    );
     let project = mcp_in(
         dir.path(),
-        &["add", "both", "--", "sh", "-c", &format!("exec {exe} __demo-server --name project-one")],
+        &[
+            "add",
+            "both",
+            "--",
+            "sh",
+            "-c",
+            &format!("exec {exe} __demo-server --name project-one"),
+        ],
         "",
     );
     assert_eq!(project.code(), 0, "{project:?}");
     let remote = mcp_in(
         dir.path(),
-        &["add", "--transport", "http", "docs", "https://user:pw@docs.example/mcp",
-          "--header", "Authorization: Bearer sk-header"],
+        &[
+            "add",
+            "--transport",
+            "http",
+            "docs",
+            "https://user:pw@docs.example/mcp",
+            "--header",
+            "Authorization: Bearer sk-header",
+        ],
         "",
     );
     assert_eq!(remote.code(), 0, "{remote:?}");
-    let written: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join(".mcp.json")).expect("read"),
-    )
-    .expect("JSON");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(".mcp.json")).expect("read"))
+            .expect("JSON");
     // Remote entries carry their type, as Claude Code requires.
     assert_eq!(written["mcpServers"]["docs"]["type"], "http", "{written}");
 
     let servers = trusted(dir.path(), &["servers"]);
-    assert!(servers.stdout.contains("connected  project-one"), "the project wins: {servers:?}");
+    assert!(
+        servers.stdout.contains("connected  project-one"),
+        "the project wins: {servers:?}"
+    );
     assert!(!servers.stdout.contains("user-one"), "{servers:?}");
 
     let list = mcp_in(dir.path(), &["list"], "");
     assert_eq!(list.code(), 0, "{list:?}");
     assert!(list.stdout.starts_with("NAME"), "{list:?}");
-    assert!(list.stdout.contains(&format!("\"both\" in {} is shadowed by ./.mcp.json", user_file.display())), "{list:?}");
+    assert!(
+        list.stdout.contains(&format!(
+            "\"both\" in {} is shadowed by ./.mcp.json",
+            user_file.display()
+        )),
+        "{list:?}"
+    );
     let json = mcp_in(dir.path(), &["--json", "list"], "");
     let doc = json.json();
     let names: Vec<&str> = doc["servers"]
@@ -184,7 +266,11 @@ fn project_entries_win_over_the_users_and_add_writes_each_scope() {
     assert_eq!(entry["headers"]["Authorization"], "***", "{get:?}");
     assert_eq!(entry["url"], "https://***@docs.example/mcp", "{get:?}");
     let user_entry = mcp_in(dir.path(), &["--scope", "user", "get", "both"], "");
-    assert_eq!(user_entry.code(), 64, "get takes no --scope: {user_entry:?}");
+    assert_eq!(
+        user_entry.code(),
+        64,
+        "get takes no --scope: {user_entry:?}"
+    );
 
     // remove asks which file when both have the name, then takes it from the one named.
     let ambiguous = mcp_in(dir.path(), &["remove", "both"], "");

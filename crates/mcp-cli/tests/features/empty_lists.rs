@@ -18,9 +18,25 @@ fn empty_lists_say_so() {
     assert_eq!(one.stdout, "(no tools)\n", "{one:?}");
     let skills = mcp_in(dir.path(), &["--stdio", &bare, "skills"], "");
     assert_eq!(skills.stdout, "adhoc:\n  (no skills)\n", "{skills:?}");
-    let values = mcp_in(dir.path(), &["complete", "--prompt", "greet", "name", "zzz"], "");
-    assert_eq!((values.code(), values.stdout.as_str()), (0, "(no values)\n"), "{values:?}");
+    let values = mcp_in(
+        dir.path(),
+        &["complete", "--prompt", "greet", "name", "zzz"],
+        "",
+    );
+    assert_eq!(
+        (values.code(), values.stdout.as_str()),
+        (0, "(no values)\n"),
+        "{values:?}"
+    );
     // --json is the server's answer as it came, empty lists included.
-    let json = mcp_in(dir.path(), &["--json", "--stdio", &bare, "tools", "adhoc"], "");
-    assert_eq!(json.json()["result"], serde_json::json!({"tools": []}), "{json:?}");
+    let json = mcp_in(
+        dir.path(),
+        &["--json", "--stdio", &bare, "tools", "adhoc"],
+        "",
+    );
+    assert_eq!(
+        json.json()["result"],
+        serde_json::json!({"tools": []}),
+        "{json:?}"
+    );
 }

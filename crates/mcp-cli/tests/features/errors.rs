@@ -19,10 +19,13 @@ fn url_mistakes_get_a_sentence_that_leads_to_the_fix() {
 
     // An HTML error page (a proxy's, a web server's) is shown by its title, once.
     let page = HttpServer::start(&["--error-page"]);
-    let html = mcp_in(dir.path(), &["--url", &page.url, "--transport", "http", "ping"], "");
+    let html = mcp_in(
+        dir.path(),
+        &["--url", &page.url, "--transport", "http", "ping"],
+        "",
+    );
     assert_eq!(
-        html.stderr,
-        "mcp: server \"adhoc\": HTTP 500: 500 Internal Server Error\n",
+        html.stderr, "mcp: server \"adhoc\": HTTP 500: 500 Internal Server Error\n",
         "{html:?}"
     );
 
@@ -57,15 +60,28 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
     assert_eq!(slow.code(), 1, "{slow:?}");
     // A tool call's timeout is raised with the tool call's flag.
     assert!(
-        slow.stderr.contains("raise the limit with --tool-timeout MS"),
+        slow.stderr
+            .contains("raise the limit with --tool-timeout MS"),
         "{slow:?}"
     );
     let patient = mcp_in(
         dir.path(),
-        &["--timeout", "300", "--tool-timeout", "20000", "call", "sleep", "ms=600"],
+        &[
+            "--timeout",
+            "300",
+            "--tool-timeout",
+            "20000",
+            "call",
+            "sleep",
+            "ms=600",
+        ],
         "",
     );
-    assert_eq!((patient.code(), patient.stdout.as_str()), (0, "slept\n"), "{patient:?}");
+    assert_eq!(
+        (patient.code(), patient.stdout.as_str()),
+        (0, "slept\n"),
+        "{patient:?}"
+    );
 
     // A server that never answers `initialize` usually said why on stderr: it is shown.
     let mute = shell_words::join([

@@ -36,7 +36,10 @@ fn completion_scripts_know_the_subcommands() {
         ("bash", "_mcp()"),
         ("zsh", "#compdef mcp"),
         ("fish", "complete -c mcp"),
-        ("powershell", "Register-ArgumentCompleter -Native -CommandName 'mcp'"),
+        (
+            "powershell",
+            "Register-ArgumentCompleter -Native -CommandName 'mcp'",
+        ),
     ] {
         let run = mcp_in(dir.path(), &["completions", shell], "");
         assert_eq!(run.code(), 0, "{shell}: {run:?}");
@@ -66,7 +69,10 @@ fn the_manual_page_is_roff_for_mcp_and_for_each_command() {
     let call = mcp_in(dir.path(), &["man", "call"], "");
     assert_eq!(call.code(), 0, "{call:?}");
     assert!(call.stdout.contains(".TH mcp-call 1"), "{call:?}");
-    assert!(call.stdout.contains("mcp call echo text=hi"), "examples: {call:?}");
+    assert!(
+        call.stdout.contains("mcp call echo text=hi"),
+        "examples: {call:?}"
+    );
     let wrong = mcp_in(dir.path(), &["man", "cal"], "");
     assert_eq!(wrong.code(), 64, "{wrong:?}");
     assert!(wrong.stderr.contains("did you mean \"call\"?"), "{wrong:?}");

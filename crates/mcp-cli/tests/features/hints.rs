@@ -15,7 +15,10 @@ fn a_tool_listed_only_with_a_capability_names_the_flag_that_shows_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let stdio = gated();
     let listed = mcp_in(dir.path(), &["--stdio", &stdio, "tools", "adhoc"], "");
-    assert!(!listed.stdout.contains("sample "), "hidden in a pipe: {listed:?}");
+    assert!(
+        !listed.stdout.contains("sample "),
+        "hidden in a pipe: {listed:?}"
+    );
     for (tool, flag) in [
         ("sample", "declare sampling (pass --sampling-command CMD"),
         ("elicit", "declare elicitation (pass --answers FILE"),
@@ -24,8 +27,9 @@ fn a_tool_listed_only_with_a_capability_names_the_flag_that_shows_it() {
         let call = mcp_in(dir.path(), &["--stdio", &stdio, "call", tool], "");
         assert_ne!(call.code(), 0, "{tool}: {call:?}");
         assert!(
-            call.stderr
-                .contains(&format!("the server lists \"{tool}\" only to clients that {flag}")),
+            call.stderr.contains(&format!(
+                "the server lists \"{tool}\" only to clients that {flag}"
+            )),
             "{tool}: {call:?}"
         );
         let shown = mcp_in(dir.path(), &["--stdio", &stdio, "tools", tool], "");
@@ -33,7 +37,11 @@ fn a_tool_listed_only_with_a_capability_names_the_flag_that_shows_it() {
     }
     // With the flag, the tool is there.
     let root = dir.path().to_str().expect("utf-8");
-    let roots = mcp_in(dir.path(), &["--stdio", &stdio, "--root", root, "call", "roots"], "");
+    let roots = mcp_in(
+        dir.path(),
+        &["--stdio", &stdio, "--root", root, "call", "roots"],
+        "",
+    );
     assert_eq!(roots.code(), 0, "{roots:?}");
 }
 
@@ -53,11 +61,16 @@ fn misspelt_tools_servers_prompts_and_subcommands_get_a_did_you_mean() {
         "{server:?}"
     );
     let prompt = mcp_in(dir.path(), &["prompt", "gret", "name=Ann"], "");
-    assert!(prompt.stderr.contains("did you mean \"greet\"?"), "{prompt:?}");
+    assert!(
+        prompt.stderr.contains("did you mean \"greet\"?"),
+        "{prompt:?}"
+    );
     let subcommand = mcp_in(dir.path(), &["pnig"], "");
     assert_eq!(subcommand.code(), 64, "{subcommand:?}");
     assert!(
-        subcommand.stderr.contains("a similar subcommand exists: 'ping'"),
+        subcommand
+            .stderr
+            .contains("a similar subcommand exists: 'ping'"),
         "{subcommand:?}"
     );
     // Nothing close: no guess.

@@ -54,7 +54,11 @@ fn an_answers_file_takes_the_defaults_and_a_missing_required_field_is_named() {
         r#"{"email": "ann@example.com", "fish": ["fish-1", "fish-3"], "unasked": 1}"#,
     )
     .expect("write");
-    let run = mcp_in(dir.path(), &["--answers", "answers.json", "call", "form"], "");
+    let run = mcp_in(
+        dir.path(),
+        &["--answers", "answers.json", "call", "form"],
+        "",
+    );
     assert_eq!(run.code(), 0, "{run:?}");
     let answer: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
     assert_eq!(
@@ -67,14 +71,21 @@ fn an_answers_file_takes_the_defaults_and_a_missing_required_field_is_named() {
     );
 
     std::fs::write(dir.path().join("partial.json"), r#"{"fish": ["fish-1"]}"#).expect("write");
-    let missing = mcp_in(dir.path(), &["--answers", "partial.json", "call", "form"], "");
+    let missing = mcp_in(
+        dir.path(),
+        &["--answers", "partial.json", "call", "form"],
+        "",
+    );
     assert!(
         missing.stderr.contains(
             "mcp: --answers partial.json: cannot answer the form \"Tell us about you.\": field \"email\": required"
         ),
         "{missing:?}"
     );
-    assert!(missing.stdout.contains(r#""action":"cancel""#), "{missing:?}");
+    assert!(
+        missing.stdout.contains(r#""action":"cancel""#),
+        "{missing:?}"
+    );
 
     // A multi select takes a list; a string is refused, naming the field.
     std::fs::write(
@@ -82,8 +93,15 @@ fn an_answers_file_takes_the_defaults_and_a_missing_required_field_is_named() {
         r#"{"email": "a@b.co", "fish": "fish-1, fish-2"}"#,
     )
     .expect("write");
-    let string = mcp_in(dir.path(), &["--answers", "string.json", "call", "form"], "");
-    assert!(string.stderr.contains("field \"fish\": expected a list of"), "{string:?}");
+    let string = mcp_in(
+        dir.path(),
+        &["--answers", "string.json", "call", "form"],
+        "",
+    );
+    assert!(
+        string.stderr.contains("field \"fish\": expected a list of"),
+        "{string:?}"
+    );
 }
 
 /// Down arrow, Space and Enter, as a terminal sends them.
@@ -92,8 +110,7 @@ const SPACE: &str = " ";
 const ENTER: &str = "\r";
 
 #[test]
-fn every_field_type_is_asked_in_the_schemas_order_and_a_form_may_take_longer_than_the_timeout()
-{
+fn every_field_type_is_asked_in_the_schemas_order_and_a_form_may_take_longer_than_the_timeout() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Every request times out after 500 ms; the person takes longer than that.
     let mut terminal = Terminal::start(dir.path(), &["--timeout", "500", "call", "form"], &[]);
@@ -140,11 +157,25 @@ fn every_field_type_is_asked_in_the_schemas_order_and_a_form_may_take_longer_tha
     terminal.expect("site (optional, a URI");
     terminal.type_line("https://example.com/");
     let (code, screen) = terminal.finish();
-    assert_eq!(code, 0, "answered after the timeout, the call succeeds: {screen}");
+    assert_eq!(
+        code, 0,
+        "answered after the timeout, the call succeeds: {screen}"
+    );
     // Asked in the schema's order, which is not alphabetical.
     let order = [
-        "Your name", "email", "age", "score", "Subscribe", "size", "Colour", "legacy", "Fish",
-        "toppings", "born", "meeting", "site",
+        "Your name",
+        "email",
+        "age",
+        "score",
+        "Subscribe",
+        "size",
+        "Colour",
+        "legacy",
+        "Fish",
+        "toppings",
+        "born",
+        "meeting",
+        "site",
     ];
     let at: Vec<usize> = order
         .iter()

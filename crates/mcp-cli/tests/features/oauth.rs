@@ -271,16 +271,31 @@ fn login_on_a_server_that_needs_none_says_so_and_registers_nothing() {
         "{run:?}"
     );
     assert!(run.stderr.is_empty(), "{run:?}");
-    let json = mcp_env(dir.path(), &["--json", "--url", &server.url, "login"], "", &env);
-    assert_eq!(json.json()["result"]["authorization"], "not_required", "{json:?}");
+    let json = mcp_env(
+        dir.path(),
+        &["--json", "--url", &server.url, "login"],
+        "",
+        &env,
+    );
+    assert_eq!(
+        json.json()["result"]["authorization"],
+        "not_required",
+        "{json:?}"
+    );
     assert!(!dir.path().join("oauth").exists(), "nothing stored");
     // A stdio server needs none either.
     let demo = mcp_env(dir.path(), &["login"], "", &env);
-    assert_eq!(demo.stdout, "demo needs no login: it answers without authorization.\n");
+    assert_eq!(
+        demo.stdout,
+        "demo needs no login: it answers without authorization.\n"
+    );
     // A URL that answers 404 is reported as such, not as a failed registration.
     let wrong = format!("{}/wrong", server.url.trim_end_matches("/mcp"));
     let run = mcp_env(dir.path(), &["--url", &wrong, "login"], "", &env);
     assert_eq!(run.code(), 1, "{run:?}");
-    assert!(run.stderr.starts_with("mcp: server \"adhoc\": HTTP 404"), "{run:?}");
+    assert!(
+        run.stderr.starts_with("mcp: server \"adhoc\": HTTP 404"),
+        "{run:?}"
+    );
     assert!(!run.stderr.contains("registration"), "{run:?}");
 }

@@ -33,7 +33,10 @@ fn ping_answers_in_every_era_over_stdio_with_the_round_trip() {
         assert_eq!(doc["method"], method, "{era}: {doc}");
         assert!(doc["result"].is_object(), "{era}: {doc}");
         if method == "server/discover" {
-            assert!(doc["result"]["supportedVersions"].is_array(), "{era}: {doc}");
+            assert!(
+                doc["result"]["supportedVersions"].is_array(),
+                "{era}: {doc}"
+            );
         }
     }
 }

@@ -154,7 +154,10 @@ fn the_history_is_kept_in_the_config_directory_across_runs() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        let mode = std::fs::metadata(&history).expect("stat").permissions().mode();
+        let mode = std::fs::metadata(&history)
+            .expect("stat")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o077, 0, "readable by its owner only: {mode:o}");
     }
 
@@ -172,18 +175,28 @@ fn the_history_is_kept_in_the_config_directory_across_runs() {
 #[test]
 fn help_shows_one_command_in_full_and_misspelt_commands_get_a_suggestion() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let run = mcp_in(dir.path(), &["shell"], "help call\nhelp\nhepl\ncal echo text=x\n");
-    assert!(
-        run.stdout.contains("usage: call [SERVER] TOOL [ARGS]...") && run.stdout.contains("Examples:"),
-        "{run:?}"
-    );
-    assert!(run.stdout.contains("`help COMMAND` shows one in full"), "{run:?}");
-    assert!(
-        run.stderr.contains(r#"unknown command "hepl"; did you mean "help"?"#),
-        "{run:?}"
+    let run = mcp_in(
+        dir.path(),
+        &["shell"],
+        "help call\nhelp\nhepl\ncal echo text=x\n",
     );
     assert!(
-        run.stderr.contains(r#"unknown command "cal"; did you mean "call"?"#),
+        run.stdout.contains("usage: call [SERVER] TOOL [ARGS]...")
+            && run.stdout.contains("Examples:"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("`help COMMAND` shows one in full"),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr
+            .contains(r#"unknown command "hepl"; did you mean "help"?"#),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr
+            .contains(r#"unknown command "cal"; did you mean "call"?"#),
         "{run:?}"
     );
 }
@@ -192,7 +205,8 @@ fn help_shows_one_command_in_full_and_misspelt_commands_get_a_suggestion() {
 fn at_2026_07_28_over_http_ctrl_c_closes_the_calls_stream() {
     let server = HttpServer::start(&["--era", "modern"]);
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut terminal = Terminal::start_in_session(dir.path(), &["--url", &server.url, "shell"], &[]);
+    let mut terminal =
+        Terminal::start_in_session(dir.path(), &["--url", &server.url, "shell"], &[]);
     terminal.expect("mcp> ");
     terminal.type_line("call slow ms=60000 steps=600");
     terminal.expect("/600");

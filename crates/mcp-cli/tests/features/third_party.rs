@@ -94,7 +94,11 @@ fn ping_and_call(server: &[&str], method: &str) {
     let mut call = server.to_vec();
     call.extend(["call", "add", "a=2", "b=3"]);
     let run = mcp_in(dir.path(), &call, "");
-    assert_eq!((run.code(), run.stdout.as_str()), (0, "5\n"), "{server:?}: {run:?}");
+    assert_eq!(
+        (run.code(), run.stdout.as_str()),
+        (0, "5\n"),
+        "{server:?}: {run:?}"
+    );
 }
 
 #[test]
@@ -114,7 +118,11 @@ fn ping_and_a_call_work_against_the_python_sdk_over_stdio() {
         ("templates", "(no resource templates)\n"),
     ] {
         let run = mcp_in(dir.path(), &["--stdio", &stdio, command], "");
-        assert_eq!((run.code(), run.stdout.as_str()), (0, empty), "{command}: {run:?}");
+        assert_eq!(
+            (run.code(), run.stdout.as_str()),
+            (0, empty),
+            "{command}: {run:?}"
+        );
     }
 }
 

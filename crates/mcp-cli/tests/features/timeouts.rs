@@ -25,14 +25,27 @@ fn startup_and_tool_timeouts_come_from_the_config_and_the_flags() {
     // The config's startupTimeout, not its minute-long timeout, bounds the start.
     let start = run(&["ping", "mute"]);
     assert_eq!(start.code(), 1, "{start:?}");
-    assert!(start.stderr.contains("did not answer initialize within 300 ms"), "{start:?}");
+    assert!(
+        start
+            .stderr
+            .contains("did not answer initialize within 300 ms"),
+        "{start:?}"
+    );
     assert!(start.stderr.contains("--startup-timeout MS"), "{start:?}");
     // The flag does the same for a server whose file says nothing of it.
     let flag = run(&["--startup-timeout", "300", "ping", "slow-start"]);
-    assert!(flag.stderr.contains("did not answer initialize within 300 ms"), "{flag:?}");
+    assert!(
+        flag.stderr
+            .contains("did not answer initialize within 300 ms"),
+        "{flag:?}"
+    );
     // The config's toolTimeout lets a call run past the 300 ms request timeout...
     let call = run(&["call", "demo", "sleep", "ms=600"]);
-    assert_eq!((call.code(), call.stdout.as_str()), (0, "slept\n"), "{call:?}");
+    assert_eq!(
+        (call.code(), call.stdout.as_str()),
+        (0, "slept\n"),
+        "{call:?}"
+    );
     // ...and the flag beats the file.
     let cut = run(&["--tool-timeout", "200", "call", "demo", "sleep", "ms=5000"]);
     assert_eq!(cut.code(), 1, "{cut:?}");

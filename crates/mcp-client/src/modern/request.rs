@@ -266,7 +266,10 @@ mod tests {
         let written = params_as_written(result);
         assert_eq!(written.len(), 1, "roots/list has no params");
         let form = written["form"].get();
-        assert!(form.find("zeta").unwrap() < form.find("alpha").unwrap(), "{form}");
+        assert!(
+            form.find("zeta").unwrap() < form.find("alpha").unwrap(),
+            "{form}"
+        );
         assert!(params_as_written("not json").is_empty());
     }
 

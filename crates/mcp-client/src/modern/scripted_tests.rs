@@ -251,7 +251,11 @@ async fn ping_is_server_discover_at_2026_07_28_and_ping_before() {
         .ping_with(mcp_jsonrpc::RequestOptions::new())
         .await
         .unwrap();
-    assert!(answer.get().contains("supportedVersions"), "{}", answer.get());
+    assert!(
+        answer.get().contains("supportedVersions"),
+        "{}",
+        answer.get()
+    );
     let sent = sent.lock().unwrap().clone();
     assert_eq!(sent.len(), 2, "{sent:?}");
     assert_eq!(sent[1]["method"], "server/discover");

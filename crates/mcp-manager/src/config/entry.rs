@@ -178,13 +178,12 @@ impl ServerEntry {
                 Some(folder) => folder.join(path),
                 None => PathBuf::from(path),
             };
-            let variables = super::env_file::read(&path).map_err(|message| {
-                ConfigError::EnvFile {
+            let variables =
+                super::env_file::read(&path).map_err(|message| ConfigError::EnvFile {
                     server: self.name.clone(),
                     path: path.clone(),
                     message,
-                }
-            })?;
+                })?;
             for (key, value) in variables {
                 config.env.entry(key).or_insert(value);
             }

@@ -42,7 +42,10 @@ pub(super) fn parse(text: &str) -> Result<BTreeMap<String, String>, String> {
         if !valid {
             return Err(format!("{}: {key:?} is not a variable name", at()));
         }
-        variables.insert(key.to_owned(), value_of(value.trim()).map_err(|why| format!("{}: {why}", at()))?);
+        variables.insert(
+            key.to_owned(),
+            value_of(value.trim()).map_err(|why| format!("{}: {why}", at()))?,
+        );
     }
     Ok(variables)
 }

@@ -147,7 +147,10 @@ mod tests {
             Err(ExpandError::MissingInput("token".into()))
         );
         let answered = |name: &str| (name == "input:token").then(|| "t0k".to_owned());
-        assert_eq!(expand("Bearer ${input:token}", &answered).unwrap(), "Bearer t0k");
+        assert_eq!(
+            expand("Bearer ${input:token}", &answered).unwrap(),
+            "Bearer t0k"
+        );
         assert_eq!(
             expand("${1abc}", &env),
             Err(ExpandError::Unsupported("1abc".into()))

@@ -130,10 +130,16 @@ mod tests {
         assert_eq!(inputs.len(), 3);
         assert_eq!(inputs[0].lookup_name(), "input:api-key");
         assert!(inputs[0].password && inputs[0].kind == InputKind::PromptString);
-        assert_eq!(inputs[1].kind, InputKind::PickString(vec!["eu".into(), "us".into()]));
+        assert_eq!(
+            inputs[1].kind,
+            InputKind::PickString(vec!["eu".into(), "us".into()])
+        );
         assert_eq!(inputs[1].default.as_deref(), Some("eu"));
         assert_eq!(warnings.len(), 3, "{warnings:?}");
         assert!(warnings[0].contains("extension.pick"), "{warnings:?}");
-        assert!(!format!("{:?}", inputs[0]).contains("s3cret"), "defaults stay out of Debug");
+        assert!(
+            !format!("{:?}", inputs[0]).contains("s3cret"),
+            "defaults stay out of Debug"
+        );
     }
 }

@@ -45,8 +45,8 @@ use serde_json::value::RawValue;
 pub use entry::{AuthSettings, ServerEntry};
 pub use env_file::MAX_ENV_FILE_BYTES;
 pub use error::{ConfigError, Position};
-pub use inputs::{InputKind, InputVariable};
 pub use filter::ToolFilter;
+pub use inputs::{InputKind, InputVariable};
 pub use oauth::{OAuthGrant, OAuthSettings};
 pub use read::MAX_CONFIG_BYTES;
 
@@ -83,7 +83,14 @@ struct Document<'a> {
 
 /// The top-level members a server-list file may have; any other is warned about (except in
 /// a VS Code `settings.json`, which holds everything else too).
-const KNOWN_MEMBERS: &[&str] = &["mcpServers", "servers", "mcp", "disabledServers", "inputs", "$schema"];
+const KNOWN_MEMBERS: &[&str] = &[
+    "mcpServers",
+    "servers",
+    "mcp",
+    "disabledServers",
+    "inputs",
+    "$schema",
+];
 
 /// The `mcp` section of VS Code's `settings.json`.
 #[derive(Deserialize)]
@@ -150,9 +157,11 @@ impl McpConfig {
             }
             match entry::parse_entry(source_name, &text, &lines, &name, raw) {
                 Ok(entry) => {
-                    config.warnings.extend(entry.config.extra.keys().map(|member| {
-                        format!("server \"{name}\": \"{member}\" is not used by mcp")
-                    }));
+                    config
+                        .warnings
+                        .extend(entry.config.extra.keys().map(|member| {
+                            format!("server \"{name}\": \"{member}\" is not used by mcp")
+                        }));
                     config.servers.insert(name, entry);
                 }
                 Err(error) => {
@@ -231,9 +240,7 @@ fn workspace_folder(path: &Path) -> Option<std::path::PathBuf> {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
     let dir = path.parent()?;
     match dir.file_name() {
-        Some(name) if name == ".vscode" || name == ".cursor" => {
-            dir.parent().map(Path::to_owned)
-        }
+        Some(name) if name == ".vscode" || name == ".cursor" => dir.parent().map(Path::to_owned),
         _ => Some(dir.to_owned()),
     }
 }

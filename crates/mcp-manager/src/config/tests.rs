@@ -141,8 +141,14 @@ fn manager_members_enabled_timeouts_id_format_filters_and_auth() {
     assert!(!a.enabled);
     assert_eq!(a.config.timeout, Some(5000));
     let b = &config.servers()["b"].config;
-    assert_eq!((b.startup_timeout, b.tool_timeout), (Some(120_000), Some(600_000)));
-    assert!(b.extra.is_empty(), "read as timeouts, not kept as unknown members");
+    assert_eq!(
+        (b.startup_timeout, b.tool_timeout),
+        (Some(120_000), Some(600_000))
+    );
+    assert!(
+        b.extra.is_empty(),
+        "read as timeouts, not kept as unknown members"
+    );
     assert_eq!(
         a.config.request_id_format,
         Some(mcp_client::IdFormat::String)
@@ -530,14 +536,27 @@ fn what_a_file_holds_that_mcp_does_not_use_is_a_warning() {
             "sandbox": true}"#,
     );
     let warnings = config.warnings().join("\n");
-    assert!(warnings.contains("server \"a\": \"autoApprove\" is not used by mcp"), "{warnings}");
-    assert!(warnings.contains("server \"a\": \"dev\" is not used by mcp"), "{warnings}");
-    assert!(warnings.contains("\"sandbox\" is not used by mcp"), "{warnings}");
+    assert!(
+        warnings.contains("server \"a\": \"autoApprove\" is not used by mcp"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("server \"a\": \"dev\" is not used by mcp"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("\"sandbox\" is not used by mcp"),
+        "{warnings}"
+    );
     assert!(warnings.contains("ext.run"), "{warnings}");
     // A VS Code settings.json holds everything else too: only its `mcp` section is ours.
     let settings = parse(r#"{"editor.fontSize": 12, "mcp": {"servers": {"a": {"command": "a"}}}}"#);
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
-    assert!(parse(r#"{"mcpServers": {"a": {"command": "a"}}}"#).warnings().is_empty());
+    assert!(
+        parse(r#"{"mcpServers": {"a": {"command": "a"}}}"#)
+            .warnings()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -553,7 +572,10 @@ fn vscode_inputs_are_asked_of_the_lookup_and_missing_ones_named() {
         .unwrap();
     assert_eq!(answered.env["KEY"], "s3cret");
     let err = entry.resolve(&|_| None).unwrap_err();
-    assert!(matches!(&err, ConfigError::MissingInput { input, .. } if input == "key"), "{err}");
+    assert!(
+        matches!(&err, ConfigError::MissingInput { input, .. } if input == "key"),
+        "{err}"
+    );
     assert!(err.to_string().contains("VS Code input \"key\""), "{err}");
 }
 
@@ -573,9 +595,15 @@ fn an_env_file_is_read_at_resolve_time_relative_to_the_workspace_and_env_wins() 
     let config = McpConfig::load(&path).unwrap();
     // Nothing is read while loading: only resolving (connecting) reads the env file.
     let a = config.servers()["a"].resolve(&env).unwrap();
-    assert_eq!((a.env["TOKEN"].as_str(), a.env["REGION"].as_str()), ("from-file", "us"));
+    assert_eq!(
+        (a.env["TOKEN"].as_str(), a.env["REGION"].as_str()),
+        ("from-file", "us")
+    );
     let b = config.servers()["b"].resolve(&env).unwrap();
-    assert_eq!(b.env["TOKEN"], "from-file", "relative to the workspace folder");
+    assert_eq!(
+        b.env["TOKEN"], "from-file",
+        "relative to the workspace folder"
+    );
     let c = config.servers()["c"].resolve(&env).unwrap_err();
     assert!(matches!(c, ConfigError::EnvFile { .. }), "{c}");
     std::fs::remove_dir_all(dir).unwrap();
