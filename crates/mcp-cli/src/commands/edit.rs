@@ -109,12 +109,7 @@ fn env_object(pairs: &[String]) -> Result<Map<String, Value>, CliError> {
         let (key, value) = pair
             .split_once('=')
             .ok_or_else(|| CliError::Usage(format!("-e {pair:?}: expected KEY=VALUE")))?;
-        let valid = key
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
+        if !mcp_manager::config::is_variable_name(key) {
             return Err(CliError::Usage(format!(
                 "-e {key:?}: not an environment variable name"
             )));

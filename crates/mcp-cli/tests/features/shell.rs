@@ -89,18 +89,25 @@ const CTRL_C: &str = "\u{3}";
 /// Tab.
 const TAB: &str = "\t";
 
-#[test]
-fn ctrl_c_cancels_the_running_command_and_the_shell_goes_on_until_a_second_one() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut terminal = Terminal::start_in_session(dir.path(), &["shell", "demo"], &[]);
+/// `mcp ARGS` (a shell with one server) on a terminal of its own, a long call started and
+/// cancelled with Ctrl-C, back at the prompt.
+fn cancelled_in_the_shell(dir: &std::path::Path, args: &[&str]) -> Terminal {
+    let mut terminal = Terminal::start_in_session(dir, args, &[]);
     terminal.expect("mcp> ");
     // A call that reports progress: its bar shows that it is in flight.
-    terminal.type_line("call demo slow ms=60000 steps=600");
+    terminal.type_line("call slow ms=60000 steps=600");
     terminal.expect("/600");
     terminal.type_raw(CTRL_C);
     terminal.expect("mcp: cancelled (Ctrl-C)");
-    terminal.expect("(Ctrl-C again, Ctrl-D or `quit` leaves the shell)");
     terminal.expect_times("mcp> ", 2);
+    terminal
+}
+
+#[test]
+fn ctrl_c_cancels_the_running_command_and_the_shell_goes_on_until_a_second_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut terminal = cancelled_in_the_shell(dir.path(), &["shell", "demo"]);
+    terminal.expect("(Ctrl-C again, Ctrl-D or `quit` leaves the shell)");
     // The same connection serves the next command; the server was told of the cancel.
     terminal.type_line("call demo cancellations");
     terminal.expect("\"reason\":\"request abandoned by the caller\"");
@@ -205,14 +212,7 @@ fn help_shows_one_command_in_full_and_misspelt_commands_get_a_suggestion() {
 fn at_2026_07_28_over_http_ctrl_c_closes_the_calls_stream() {
     let server = HttpServer::start(&["--era", "modern"]);
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut terminal =
-        Terminal::start_in_session(dir.path(), &["--url", &server.url, "shell"], &[]);
-    terminal.expect("mcp> ");
-    terminal.type_line("call slow ms=60000 steps=600");
-    terminal.expect("/600");
-    terminal.type_raw(CTRL_C);
-    terminal.expect("mcp: cancelled (Ctrl-C)");
-    terminal.expect_times("mcp> ", 2);
+    let mut terminal = cancelled_in_the_shell(dir.path(), &["--url", &server.url, "shell"]);
     // The revision cancels a request by closing its stream; the server saw that.
     terminal.type_line("call cancellations");
     terminal.expect("\"reason\":\"reply stream closed\"");

@@ -35,6 +35,15 @@ fn python() -> Option<PathBuf> {
     }
 }
 
+/// `--stdio` words running the fixture over stdio (revision 2026-07-28).
+fn over_stdio(python: &std::path::Path) -> String {
+    shell_words::join([
+        python.display().to_string(),
+        script().display().to_string(),
+        "stdio".to_owned(),
+    ])
+}
+
 /// The fixture serving HTTP on 127.0.0.1, stopped when dropped.
 struct PythonHttpServer {
     child: Child,
@@ -104,11 +113,7 @@ fn ping_and_call(server: &[&str], method: &str) {
 #[test]
 fn ping_and_a_call_work_against_the_python_sdk_over_stdio() {
     let Some(python) = python() else { return };
-    let stdio = shell_words::join([
-        python.display().to_string(),
-        script().display().to_string(),
-        "stdio".to_owned(),
-    ]);
+    let stdio = over_stdio(&python);
     ping_and_call(&["--stdio", &stdio], "server/discover");
     // It offers no prompts, resources or templates: each empty list says so.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -168,11 +173,7 @@ fn a_form_in_the_servers_order(server: &[&str]) {
 #[test]
 fn a_python_sdk_form_is_asked_in_its_order_in_both_eras() {
     let Some(python) = python() else { return };
-    let stdio = shell_words::join([
-        python.display().to_string(),
-        script().display().to_string(),
-        "stdio".to_owned(),
-    ]);
+    let stdio = over_stdio(&python);
     // 2026-07-28: the form comes as an input_required result.
     a_form_in_the_servers_order(&["--stdio", &stdio]);
     // 2025-11-25 (its legacy SSE transport): as an elicitation/create request.

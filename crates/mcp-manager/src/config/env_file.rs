@@ -34,12 +34,7 @@ pub(super) fn parse(text: &str) -> Result<BTreeMap<String, String>, String> {
             .split_once('=')
             .ok_or_else(|| format!("{}: expected KEY=VALUE", at()))?;
         let key = key.trim();
-        let valid = key
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
+        if !super::expand::is_variable_name(key) {
             return Err(format!("{}: {key:?} is not a variable name", at()));
         }
         variables.insert(

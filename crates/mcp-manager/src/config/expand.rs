@@ -83,7 +83,9 @@ fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Str
     }
 }
 
-fn is_variable_name(name: &str) -> bool {
+/// Whether `name` is an environment variable's name as configs write them: a letter or `_`,
+/// then letters, digits and `_`.
+pub fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

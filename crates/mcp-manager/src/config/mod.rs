@@ -45,6 +45,7 @@ use serde_json::value::RawValue;
 pub use entry::{AuthSettings, ServerEntry};
 pub use env_file::MAX_ENV_FILE_BYTES;
 pub use error::{ConfigError, Position};
+pub use expand::is_variable_name;
 pub use filter::ToolFilter;
 pub use inputs::{InputKind, InputVariable};
 pub use oauth::{OAuthGrant, OAuthSettings};
