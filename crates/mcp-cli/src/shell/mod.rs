@@ -92,13 +92,26 @@ const LEAVE_HINT: &str = "(Ctrl-C again, Ctrl-D or `quit` leaves the shell)";
 
 /// Run the shell until `quit`, end of input, or a second Ctrl-C at an empty prompt.
 pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
-    // The manager keeps these connections (and reconnects them) across lines.
-    for result in ctx.servers.connect_all(upfront).await {
-        if let Err(e) = result {
-            commands::stderr_line(&format!("mcp: {}", e.one_line()));
-        }
-    }
     let interactive = takes_interrupts();
+    // The manager keeps these connections (and reconnects them) across lines. Ctrl-C stops
+    // connecting them (and, listened for now, is the shell's from here on).
+    let connect = async {
+        for result in ctx.servers.connect_all(upfront).await {
+            if let Err(e) = result {
+                commands::stderr_line(&format!("mcp: {}", e.one_line()));
+            }
+        }
+    };
+    if interactive {
+        tokio::select! {
+            () = connect => {}
+            () = crate::signals::interrupt() => {
+                commands::stderr_line(&format!("mcp: {}", CliError::Cancelled));
+            }
+        }
+    } else {
+        connect.await;
+    }
     let terminal = !json && interactive;
     let mut input = if terminal {
         Input::terminal()

@@ -280,3 +280,44 @@ fn project_entries_win_over_the_users_and_add_writes_each_scope() {
     let list = mcp_in(dir.path(), &["list"], "");
     assert!(!list.stdout.contains("shadowed"), "{list:?}");
 }
+
+#[test]
+fn other_clients_project_files_need_the_same_consent_and_list_runs_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = dir.path().join("started");
+    let script = format!(
+        "touch {}; exec {} __demo-server",
+        shell_words::quote(&marker.display().to_string()),
+        shell_words::quote(&exe().display().to_string())
+    );
+    let entry = serde_json::json!({"command": "sh", "args": ["-c", script]});
+    for file in [".vscode/mcp.json", ".cursor/mcp.json"] {
+        let key = if file.starts_with(".vscode") {
+            "servers"
+        } else {
+            "mcpServers"
+        };
+        write(
+            dir.path(),
+            file,
+            &serde_json::json!({ key: {"s": entry.clone()} }),
+        );
+        let refused = mcp_in(dir.path(), &["ping", "s"], "");
+        assert_eq!(refused.code(), 1, "{file}: {refused:?}");
+        assert!(
+            refused.stderr.contains(&format!("./{file}: ")),
+            "{file}: {refused:?}"
+        );
+        assert!(
+            refused.stderr.contains("--trust-config"),
+            "{file}: {refused:?}"
+        );
+        // Listing reads and shows; it expands, starts and contacts nothing.
+        let list = mcp_in(dir.path(), &["list"], "");
+        assert_eq!(list.code(), 0, "{file}: {list:?}");
+        let get = mcp_in(dir.path(), &["get", "s"], "");
+        assert_eq!(get.code(), 0, "{file}: {get:?}");
+        assert!(!marker.exists(), "{file}: nothing ran");
+        std::fs::remove_file(dir.path().join(file)).expect("remove");
+    }
+}
