@@ -181,9 +181,12 @@ fn test_step(env: &Env) -> Result<()> {
 fn run_tests(env: &Env) -> Result<()> {
     // The third-party servers some tests run (see third_party.rs).
     let python_sdk = third_party::python_sdk(&env.root)?;
+    let server_everything = third_party::server_everything(&env.root)?;
     let tests = |args: &[&str]| {
         let mut command = env.cargo(args);
-        command.env(third_party::PYTHON_SDK_ENV, &python_sdk);
+        command
+            .env(third_party::PYTHON_SDK_ENV, &python_sdk)
+            .env(third_party::SERVER_EVERYTHING_ENV, &server_everything);
         command
     };
     if env.cargo_succeeds(&["nextest", "--version"]) {

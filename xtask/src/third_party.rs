@@ -5,6 +5,8 @@
 //!   `tests/features/third_party.rs` runs a server written with it. The test finds the
 //!   interpreter through [`PYTHON_SDK_ENV`]; CI sets it, and a run without it says the test
 //!   was skipped (and fails under `CI=true`).
+//! - The TypeScript SDK's reference server (npm `@modelcontextprotocol/server-everything`),
+//!   found through [`SERVER_EVERYTHING_ENV`] the same way.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +20,47 @@ pub const PYTHON_SDK_VERSION: &str = "2.3.0";
 
 /// The variable that hands the tests the interpreter of that SDK's environment.
 pub const PYTHON_SDK_ENV: &str = "MCP_TEST_PYTHON_SDK";
+
+/// The pinned release of the TypeScript SDK's reference server.
+pub const SERVER_EVERYTHING_VERSION: &str = "2026.8.31";
+
+/// The variable that hands the tests that server's entry script.
+pub const SERVER_EVERYTHING_ENV: &str = "MCP_TEST_SERVER_EVERYTHING";
+
+/// The npm package of the reference server.
+const SERVER_EVERYTHING: &str = "@modelcontextprotocol/server-everything";
+
+/// `npm install` the reference server under `target/server-everything` (skipped when that
+/// version is there); returns its entry script, run with `node`.
+pub fn server_everything(root: &Path) -> Result<PathBuf> {
+    let prefix = root.join("target").join("server-everything");
+    let package = prefix.join("node_modules").join(SERVER_EVERYTHING);
+    let script = package.join("dist").join("index.js");
+    let installed = || {
+        let text = std::fs::read_to_string(package.join("package.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        json.get("version")?.as_str().map(str::to_owned)
+    };
+    if installed().as_deref() == Some(SERVER_EVERYTHING_VERSION) && script.is_file() {
+        eprintln!("{SERVER_EVERYTHING}@{SERVER_EVERYTHING_VERSION} already installed");
+        return Ok(script);
+    }
+    std::fs::create_dir_all(&prefix)?;
+    run(Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&prefix)
+        .arg(format!("{SERVER_EVERYTHING}@{SERVER_EVERYTHING_VERSION}")))
+    .context(
+        "installing the TypeScript reference server with npm (is Node.js with npm installed?)",
+    )?;
+    match installed() {
+        Some(v) if v == SERVER_EVERYTHING_VERSION && script.is_file() => Ok(script),
+        other => bail!(
+            "npm installed {SERVER_EVERYTHING} but {} holds {other:?}",
+            package.display()
+        ),
+    }
+}
 
 /// A virtual environment under `target/python-sdk` holding `mcp==PYTHON_SDK_VERSION`;
 /// returns its interpreter.

@@ -19,20 +19,28 @@ fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python_sdk_server.py")
 }
 
-/// The SDK's interpreter; `None` (the test is skipped, and says so) outside CI when the
-/// variable is unset. Under CI it must be set: a skipped third-party test would pass
-/// without testing anything.
-fn python() -> Option<PathBuf> {
-    match std::env::var_os(PYTHON_SDK_ENV) {
+/// The variable `cargo xtask ci` sets to the TypeScript reference server's entry script.
+const SERVER_EVERYTHING_ENV: &str = "MCP_TEST_SERVER_EVERYTHING";
+
+/// The path `variable` names; `None` (the test is skipped, and says so) outside CI when it
+/// is unset. Under CI it must be set: a skipped third-party test would pass without
+/// testing anything.
+fn installed(variable: &str) -> Option<PathBuf> {
+    match std::env::var_os(variable) {
         Some(path) => Some(PathBuf::from(path)),
         None if std::env::var_os("CI").is_some() => {
-            panic!("{PYTHON_SDK_ENV} is not set: run the tests through `cargo xtask ci`")
+            panic!("{variable} is not set: run the tests through `cargo xtask ci`")
         }
         None => {
-            eprintln!("skipped: {PYTHON_SDK_ENV} is not set (`cargo xtask ci` sets it)");
+            eprintln!("skipped: {variable} is not set (`cargo xtask ci` sets it)");
             None
         }
     }
+}
+
+/// The Python SDK's interpreter.
+fn python() -> Option<PathBuf> {
+    installed(PYTHON_SDK_ENV)
 }
 
 /// `--stdio` words running the fixture over stdio (revision 2026-07-28).
@@ -179,4 +187,41 @@ fn a_python_sdk_form_is_asked_in_its_order_in_both_eras() {
     // 2025-11-25 (its legacy SSE transport): as an elicitation/create request.
     let server = PythonHttpServer::start(&python, "sse");
     a_form_in_the_servers_order(&["--url", &server.url("/sse")]);
+}
+
+/// The TypeScript SDK's reference server lists its sampling, elicitation and roots tools only
+/// to clients that declare those capabilities (13 tools in a pipe, 16 on a terminal): a
+/// call of one names the flag that shows it; ping works (issue 24).
+#[test]
+fn the_typescript_reference_server_tools_hidden_without_a_capability_name_their_flag() {
+    let Some(script) = installed(SERVER_EVERYTHING_ENV) else {
+        return;
+    };
+    let stdio = shell_words::join(["node".to_owned(), script.display().to_string()]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ping = mcp_in(dir.path(), &["--json", "--stdio", &stdio, "ping"], "");
+    assert_eq!(ping.json()["method"], "ping", "{ping:?}");
+    for (tool, flag) in [
+        ("trigger-sampling-request", "--sampling-command CMD"),
+        ("trigger-elicitation-request", "--answers FILE"),
+        ("get-roots-list", "--root PATH"),
+    ] {
+        let call = mcp_in(dir.path(), &["--stdio", &stdio, "call", tool], "");
+        assert_ne!(call.code(), 0, "{tool}: {call:?}");
+        assert!(
+            call.stderr.contains(&format!(
+                "the server lists \"{tool}\" only to clients that declare"
+            )) && call.stderr.contains(flag),
+            "{tool}: {call:?}"
+        );
+    }
+    let misspelt = mcp_in(
+        dir.path(),
+        &["--stdio", &stdio, "call", "ehco", "message=hi"],
+        "",
+    );
+    assert!(
+        misspelt.stderr.contains("did you mean \"echo\"?"),
+        "{misspelt:?}"
+    );
 }
