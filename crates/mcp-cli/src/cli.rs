@@ -83,6 +83,7 @@ mod examples {
     pub(super) const LOGIN: &str = "Examples:
   mcp login tracker                                  # opens the browser ($BROWSER if set)
   mcp --url https://mcp.example.com/mcp login        # the server \"adhoc\"
+  mcp login tracker --no-browser                     # over SSH: paste the address the browser ends on
   BROWSER=echo mcp login tracker                     # print the URL instead of opening it";
     pub(super) const LOGOUT: &str = "Examples:
   mcp logout tracker
@@ -177,6 +178,21 @@ pub(crate) struct GlobalArgs {
     /// with a URL).
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
+    /// Where OAuth tokens are kept: `file` (private files under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth) or `keyring` (the OS keyring). Default: MCP_TOKEN_STORE, else
+    /// the keyring on macOS and Windows and files elsewhere (Linux's kernel keyring
+    /// forgets at reboot).
+    #[arg(long, global = true, value_enum, value_name = "STORE")]
+    pub token_store: Option<TokenStoreArg>,
+}
+
+/// `--token-store`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TokenStoreArg {
+    /// Private files (directory 0700, files 0600).
+    File,
+    /// The OS keyring.
+    Keyring,
 }
 
 /// `--transport`.
@@ -444,12 +460,18 @@ pub(crate) enum Command {
     /// (or use the configured client), open the authorization page in the browser
     /// ($BROWSER, a program given the URL, else the platform opener, else the URL is
     /// printed) and take the redirect on a one-time 127.0.0.1 listener. The tokens are
-    /// stored (files readable by you only, under MCP_CONFIG_DIR, else
-    /// ~/.config/mcp/oauth) and refreshed by later commands.
+    /// stored (see --token-store: files readable by you only, under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth, or the OS keyring) and refreshed by later commands.
     #[command(after_help = examples::LOGIN)]
     Login {
         /// The server (optional when there is only one).
         server: Option<String>,
+        /// Open no browser (SSH, a container): print the authorization URL, then take the
+        /// redirect either on the 127.0.0.1 listener (a browser on this machine) or as the
+        /// address the browser ended on, pasted here (a browser anywhere else). Needs a
+        /// terminal.
+        #[arg(long)]
+        no_browser: bool,
     },
     /// Forget a server's stored OAuth tokens: the next command needs `mcp login` again.
     #[command(after_help = examples::LOGOUT)]

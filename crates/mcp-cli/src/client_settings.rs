@@ -38,7 +38,7 @@ pub(crate) struct ClientSettings {
     pub elicitor: Option<Elicitor>,
     /// Who answers sampling: `--sampling-command`, else the terminal, else nobody.
     pub sampler: Option<Sampler>,
-    /// Where OAuth tokens are kept: `MCP_TOKEN_STORE`.
+    /// Where OAuth tokens are kept: `--token-store`, else `MCP_TOKEN_STORE`.
     #[cfg(feature = "oauth")]
     pub token_store: crate::token_store::ChosenStore,
 }
@@ -80,7 +80,7 @@ impl ClientSettings {
             elicitor,
             sampler,
             #[cfg(feature = "oauth")]
-            token_store: crate::token_store::ChosenStore::from_env()?,
+            token_store: crate::token_store::ChosenStore::choose(global.token_store)?,
         })
     }
 

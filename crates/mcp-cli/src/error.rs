@@ -73,6 +73,15 @@ pub(crate) enum CliError {
         /// What the manager says (boxed: it can hold a client error, which is large).
         cause: Box<ManagerError>,
     },
+    /// OAuth failed outside a request (`login`, `logout`, setting the provider up).
+    #[cfg(feature = "oauth")]
+    #[error("server \"{server}\": {}", error_chain(cause.as_ref()))]
+    OAuth {
+        /// The server, as the user named it.
+        server: String,
+        /// What failed (never holds a secret).
+        cause: Box<mcp_client::oauth::AuthError>,
+    },
     /// A tool the configuration's `enabledTools`/`disabledTools` hide.
     #[error(
         "server \"{server}\": tool \"{tool}\" is disabled by enabledTools/disabledTools in the configuration"
@@ -190,6 +199,11 @@ impl From<ManagerError> for CliError {
             ManagerError::ConnectTimeout { server, after } => {
                 Self::ConnectTimeout { server, after }
             }
+            #[cfg(feature = "oauth")]
+            ManagerError::OAuth { server, source } => Self::OAuth {
+                server,
+                cause: Box::new(source),
+            },
             other => {
                 let server = match &other {
                     ManagerError::UnknownServer(server)
@@ -281,6 +295,10 @@ impl CliError {
             Self::Disabled { .. } => "disabled",
             Self::Client { cause, .. } => cause.kind(),
             Self::Manager { cause, .. } => cause.kind(),
+            #[cfg(feature = "oauth")]
+            Self::OAuth { cause, .. } if cause.is_login_required() => "login_required",
+            #[cfg(feature = "oauth")]
+            Self::OAuth { .. } => "oauth",
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::UnknownTool { .. } => "unknown_tool",
@@ -311,6 +329,8 @@ impl CliError {
             Self::Manager { cause, .. } => {
                 cause.needs_login() || cause.client_error().is_some_and(client_needs)
             }
+            #[cfg(feature = "oauth")]
+            Self::OAuth { cause, .. } => cause.is_login_required(),
             _ => false,
         }
     }
@@ -330,6 +350,8 @@ impl CliError {
             | Self::Closed { server, .. }
             | Self::ToolError { server, .. }
             | Self::Skill { server, .. } => Some(server),
+            #[cfg(feature = "oauth")]
+            Self::OAuth { server, .. } => Some(server),
             Self::Save { .. } => None,
             Self::Usage(_)
             | Self::EditConfig(_)

@@ -51,10 +51,11 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
     if error.needs_login() && !own_credentials {
         let server = error.server().unwrap_or("SERVER");
         return Some(
+            // One sentence that ends the message: what to run (issue 23).
             if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {
-                format!("the server needs you to log in: run `mcp --url {url} login` (then retry)")
+                format!("run: mcp --url {url} login")
             } else {
-                format!("the server needs you to log in: run `mcp login {server}` (then retry)")
+                format!("run: mcp login {server}")
             },
         );
     }

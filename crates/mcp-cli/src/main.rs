@@ -17,6 +17,8 @@ mod hidden_tools;
 mod hints;
 mod inputs;
 mod logging;
+#[cfg(feature = "oauth")]
+mod login_browser;
 mod mask;
 mod output;
 mod progress;

@@ -557,6 +557,19 @@ impl ServerSet {
         results
     }
 
+    /// `error`, when a login would help and no hint says so yet, with the hint that says
+    /// what to run (errors after connecting: a step-up a command cannot approve).
+    pub(crate) async fn explain_login(&self, error: CliError) -> CliError {
+        if !error.needs_login() || matches!(error, CliError::Explained { .. }) {
+            return error;
+        }
+        let entry = error.server().and_then(|server| self.entries.get(server));
+        match entry {
+            Some(entry) => self.explain(entry, error).await,
+            None => error,
+        }
+    }
+
     /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
     async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
         match self.resolve(entry) {

@@ -20,6 +20,7 @@ mod manager_modern;
 mod manager_notification_flood;
 mod manager_notifications;
 mod manager_oauth;
+mod manager_oauth_journeys;
 mod manager_reconnect;
 mod manager_skills;
 mod manager_support;

@@ -16,9 +16,14 @@ fn server_of(ctx: &Context, server: Option<String>) -> Result<String, CliError> 
     }
 }
 
-/// `mcp login [SERVER]`: run the authorization with the browser and a loopback listener.
+/// `mcp login [SERVER] [--no-browser]`: run the authorization with a loopback listener and
+/// the browser, or headless (see `login_browser`).
 #[cfg(feature = "oauth")]
-pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
+pub(crate) async fn login(
+    ctx: &Context,
+    server: Option<String>,
+    no_browser: bool,
+) -> Result<Report, CliError> {
     use std::sync::Arc;
 
     use mcp_client::oauth::LoopbackVisitor;
@@ -42,6 +47,12 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
         Err(e) if e.needs_login() => {}
         Err(e) => return Err(e),
     }
+    crate::login_browser::check_terminal(&name, no_browser).map_err(|source| {
+        CliError::from(ManagerError::OAuth {
+            server: name.clone(),
+            source,
+        })
+    })?;
     let manager = ctx.servers.manager();
     let port = manager
         .oauth_settings(&name)
@@ -52,6 +63,7 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
             source,
         })
     })?;
+    let visitor = crate::login_browser::visitor(visitor, &name, no_browser);
     tracing::info!(target: "mcp::cli", server = %name, "logging in");
     manager
         .login(&name, Some(Arc::new(visitor)))
@@ -88,7 +100,11 @@ pub(crate) async fn logout(ctx: &Context, server: Option<String>) -> Result<Repo
 
 /// Without the `oauth` feature there is nothing to log in with.
 #[cfg(not(feature = "oauth"))]
-pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
+pub(crate) async fn login(
+    ctx: &Context,
+    server: Option<String>,
+    _no_browser: bool,
+) -> Result<Report, CliError> {
     server_of(ctx, server)?;
     Err(CliError::Usage(
         "this mcp was built without the oauth feature".into(),
@@ -98,5 +114,5 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
 /// Without the `oauth` feature there is nothing to log out of.
 #[cfg(not(feature = "oauth"))]
 pub(crate) async fn logout(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
-    login(ctx, server).await
+    login(ctx, server, false).await
 }

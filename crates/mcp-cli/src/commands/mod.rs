@@ -150,7 +150,7 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
                 &CliError::Usage("this command needs no server".into()),
             );
         }
-        Command::Login { server } => auth::login(ctx, server).await,
+        Command::Login { server, no_browser } => auth::login(ctx, server, no_browser).await,
         Command::Logout { server } => auth::logout(ctx, server).await,
         Command::Templates { server } => {
             only(ctx, server, async |c| resources::templates(c).await).await
@@ -188,7 +188,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
     ctx.servers.shutdown().await;
     match report {
         Ok(report) => print_report(json, report),
-        Err(e) => print_error(json, &e),
+        // A login may be needed after connecting too (a step-up for one tool).
+        Err(e) => print_error(json, &ctx.servers.explain_login(e).await),
     }
 }
 
