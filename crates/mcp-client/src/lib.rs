@@ -66,8 +66,8 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 #[cfg(feature = "oauth")]
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
-    CancelToken, IdFormat, PaginationAbort, RawResultSlot, RequestOptions, TransportError,
-    TransportInfo,
+    CancelToken, DeadlineHold, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
+    TransportError, TransportInfo,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};

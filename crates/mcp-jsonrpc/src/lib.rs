@@ -51,7 +51,7 @@ mod transport_error;
 
 pub use cancel::{CancelToken, Cancelled};
 #[cfg(feature = "tokio")]
-pub use driver::Session;
+pub use driver::{DeadlineHold, Deadlines, Session};
 pub use error::{Error, Result};
 pub(crate) use ids::IdAllocator;
 pub use ids::IdFormat;
