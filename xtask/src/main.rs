@@ -17,6 +17,7 @@ mod ci;
 mod conformance;
 mod conformance_server;
 mod disk;
+mod examples;
 mod fuzz;
 mod host_sdks;
 mod layering;

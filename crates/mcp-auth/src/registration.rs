@@ -237,9 +237,11 @@ async fn register(
     if !answer.ok() {
         return Err(AuthError::Refused {
             error: format!("registration HTTP {}", answer.status),
-            description: Some(
-                String::from_utf8_lossy(&answer.body[..answer.body.len().min(300)]).into_owned(),
-            ),
+            // One line (an HTML error page by its title), as every HTTP error is shown.
+            description: Some(mcp_http::body_summary(&String::from_utf8_lossy(
+                &answer.body,
+            )))
+            .filter(|d| !d.is_empty()),
         });
     }
     let response: RegistrationResponse = answer.json("the registration response")?;

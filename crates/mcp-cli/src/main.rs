@@ -13,17 +13,22 @@ mod config_dir;
 mod config_edit;
 mod elicitation;
 mod error;
+mod hidden_tools;
 mod hints;
+mod inputs;
 mod logging;
 #[cfg(feature = "oauth")]
 mod login_browser;
+mod mask;
 mod output;
 mod progress;
 mod sampling;
+mod scopes;
 mod server_logs;
 mod servers;
 mod shell;
 mod signals;
+mod suggest;
 mod terminal;
 #[cfg(feature = "oauth")]
 mod token_store;
@@ -39,6 +44,7 @@ use crate::error::{CliError, EXIT_USAGE, exit};
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `mcp __demo-server`: this binary re-executed as the bundled demo server.
+    #[cfg(feature = "demo-server")]
     if args.get(1).is_some_and(|a| a == servers::DEMO_SERVER_ARG) {
         let rest = args
             .iter()

@@ -80,6 +80,9 @@ pub(crate) struct Entry {
     /// `ping`: the round trip.
     #[serde(rename = "elapsedMs", skip_serializing_if = "Option::is_none")]
     elapsed_ms: Option<u64>,
+    /// `ping`: the request sent (`ping`, or `server/discover` at 2026-07-28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'static str>,
 }
 
 impl Entry {
@@ -89,6 +92,7 @@ impl Entry {
             result: Some(result),
             error: None,
             elapsed_ms: None,
+            method: None,
         }
     }
 
@@ -98,11 +102,17 @@ impl Entry {
             result: None,
             error: Some(error.to_json()),
             elapsed_ms: None,
+            method: None,
         }
     }
 
     pub(crate) fn with_elapsed_ms(mut self, ms: u64) -> Self {
         self.elapsed_ms = Some(ms);
+        self
+    }
+
+    pub(crate) fn with_method(mut self, method: &'static str) -> Self {
+        self.method = Some(method);
         self
     }
 }
@@ -235,6 +245,16 @@ pub(crate) fn read_result(result: &ReadResourceResult) -> String {
         push_line(&mut out, &resource_contents(contents, label));
     }
     out
+}
+
+/// `text`, or `(no WHAT)` when a list came back empty: an empty list prints something, so
+/// an empty answer is not mistaken for a command that printed nothing.
+pub(crate) fn or_none(text: String, indent: &str, what: &str) -> String {
+    if text.is_empty() {
+        format!("{indent}(no {what})\n")
+    } else {
+        text
+    }
 }
 
 /// A tool list: name, then its title or the first line of its description.

@@ -194,12 +194,13 @@ fn timeout_bounds_a_task_call_as_a_whole() {
         .find(|l| l.contains("timed out"))
         .unwrap_or_else(|| panic!("no timeout error: {run:?}"));
     assert!(timeout.contains("task task-1"), "{run:?}");
-    assert!(timeout.contains("--timeout"), "{run:?}");
+    // A task is a tool call: its flag is named.
+    assert!(timeout.contains("--tool-timeout"), "{run:?}");
     // Then, on the same connection: the server was asked to cancel the task.
     assert!(run.stdout.contains(r#""tasks/cancel""#), "{run:?}");
 }
 
-/// `mcp task SERVER ID` is bounded by `--timeout` too: following a task that stays
+/// `mcp task SERVER ID` is bounded by the tool timeout (here `--timeout`) too: following a task that stays
 /// `working` ends with a timeout error. The task is not ours (another process started it),
 /// so it is left running: only the waiting stops.
 #[test]
@@ -222,5 +223,5 @@ fn timeout_bounds_following_a_task() {
     assert_eq!(run.code(), 1, "{run:?}");
     assert!(run.stderr.contains("mcp: task task-7: working"), "{run:?}");
     assert!(run.stderr.contains("timed out"), "{run:?}");
-    assert!(run.stderr.contains("--timeout"), "{run:?}");
+    assert!(run.stderr.contains("--tool-timeout"), "{run:?}");
 }

@@ -84,6 +84,7 @@ impl Client {
         session: Session,
         dispatcher: Arc<Dispatcher>,
     ) -> Result<Self, Error> {
+        dispatcher.attach_deadlines(session.deadlines());
         let dialect = match dialect::negotiate(&session, dispatcher.options()).await {
             Ok(dialect) => dialect,
             Err(e) => {
@@ -161,6 +162,12 @@ impl Client {
     /// however it ended (answered, timed out, cancelled, its future dropped).
     pub fn requests_in_flight(&self) -> usize {
         self.inner.session.pending_len()
+    }
+
+    /// What the transport can tell about itself: a stdio server's pid and stderr, a
+    /// Streamable HTTP session id and whether its GET stream runs.
+    pub fn transport_info(&self) -> Option<Arc<dyn mcp_jsonrpc::TransportInfo>> {
+        self.inner.session.info().cloned()
     }
 
     /// The last lines of the server's stderr (stdio), for error reports.
@@ -265,11 +272,23 @@ impl Client {
         Ok(self.inner.session.notify(method, params).await?)
     }
 
-    /// `ping`: check the server is alive.
+    /// Check the server is alive: `ping`, or at 2026-07-28, which removed `ping`,
+    /// `server/discover` (any answer shows the server is there; see
+    /// [`ping_method`](Self::ping_method)).
     pub async fn ping(&self) -> Result<(), Error> {
-        self.request_raw(methods::PING, None, RequestOptions::new())
-            .await
-            .map(drop)
+        self.ping_with(RequestOptions::new()).await.map(drop)
+    }
+
+    /// [`ping`](Self::ping) under `options`, returning the server's answer as it came: an
+    /// empty object for `ping`, the server's description for `server/discover`.
+    pub async fn ping_with(&self, options: RequestOptions) -> Result<RawResult, Error> {
+        self.request_raw(self.ping_method(), None, options).await
+    }
+
+    /// The request [`ping`](Self::ping) sends on this connection: `"ping"`, or
+    /// `"server/discover"` at 2026-07-28.
+    pub fn ping_method(&self) -> &'static str {
+        self.inner.dialect.ping_method()
     }
 
     /// One page of `tools/list`. Output schemas are remembered for [`call_tool`](Self::call_tool).
@@ -336,6 +355,8 @@ impl Client {
         if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
+        // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
+        let options = self.inner.dispatcher.options().tool_call_options(options);
         let result = match self.call_tool_once(&params, options.clone()).await {
             // The listing is stale (at 2026-07-28 the server wants other `Mcp-Param-*`
             // headers than it gave): list the tools again and retry once.

@@ -8,8 +8,8 @@ use crate::SessionError;
 use mcp_jsonrpc::{BoxFuture, CancelToken, ServerRequestOutcome, TransportHandler};
 use mcp_types::sync::{read, write};
 use mcp_types::{
-    ElicitRequestParams, ErrorObject, ListRootsResult, Notification, RawValue, Request, Root,
-    error_codes, methods,
+    ElicitRequestParams, ErrorObject, ListRootsResult, Notification, RawValue, Request, RequestId,
+    Root, error_codes, methods,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -27,6 +27,9 @@ pub(crate) struct Dispatcher {
     roots: RwLock<Vec<Root>>,
     notifications: broadcast::Sender<ServerNotification>,
     closed: watch::Sender<bool>,
+    /// The session's request clocks, which a handler may hold while a person answers; set
+    /// once the session is open.
+    deadlines: std::sync::OnceLock<mcp_jsonrpc::Deadlines>,
 }
 
 impl Dispatcher {
@@ -37,7 +40,14 @@ impl Dispatcher {
             roots: RwLock::new(roots),
             notifications: broadcast::channel(NOTIFICATION_BUFFER).0,
             closed: watch::channel(false).0,
+            deadlines: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The session whose request clocks handlers may hold (see
+    /// [`RequestContext::hold_timeouts`]).
+    pub(crate) fn attach_deadlines(&self, deadlines: mcp_jsonrpc::Deadlines) {
+        let _ = self.deadlines.set(deadlines);
     }
 
     pub(crate) fn options(&self) -> &ClientOptions {
@@ -72,10 +82,7 @@ impl Dispatcher {
             methods::PING => ready(Ok(mcp_types::empty_object())),
             methods::ROOTS_LIST => {
                 if let Some(handler) = self.options.roots_handler.clone() {
-                    let context = RequestContext {
-                        request_id: id,
-                        cancel,
-                    };
+                    let context = self.context(id, cancel);
                     return Box::pin(async move { encode(&handler.list_roots(context).await?) });
                 }
                 let result = ListRootsResult::new(self.roots());
@@ -92,10 +99,7 @@ impl Dispatcher {
                     Ok(p) => p,
                     Err(e) => return ready(Err(e)),
                 };
-                let context = RequestContext {
-                    request_id: id,
-                    cancel,
-                };
+                let context = self.context(id, cancel);
                 Box::pin(async move { encode(&handler.create_message(params, context).await?) })
             }
             methods::ELICITATION_CREATE => {
@@ -117,13 +121,19 @@ impl Dispatcher {
                         "Elicitation mode not supported by this client",
                     )));
                 }
-                let context = RequestContext {
-                    request_id: id,
-                    cancel,
-                };
+                let context = self.context(id, cancel);
                 Box::pin(async move { encode(&handler.elicit(params, context).await?) })
             }
             other => ready(Err(ErrorObject::method_not_found(other))),
+        }
+    }
+
+    /// What a handler learns of the request it answers.
+    fn context(&self, request_id: RequestId, cancel: CancelToken) -> RequestContext {
+        RequestContext {
+            request_id,
+            cancel,
+            deadlines: self.deadlines.get().cloned().unwrap_or_default(),
         }
     }
 }

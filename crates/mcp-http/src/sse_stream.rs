@@ -126,6 +126,13 @@ impl SseStream {
     pub fn into_parser(self) -> SseParser {
         self.parser
     }
+
+    /// Go on reading from `body` (a resumption's answer), keeping the parser: its last
+    /// event id and `retry` value carry over, as with [`with_parser`](Self::with_parser).
+    pub fn resume(&mut self, body: ResponseBody) {
+        self.parser.finish();
+        self.body = Some(body);
+    }
 }
 
 #[cfg(test)]

@@ -51,12 +51,13 @@ mod transport_error;
 
 pub use cancel::{CancelToken, Cancelled};
 #[cfg(feature = "tokio")]
-pub use driver::Session;
+pub use driver::{DeadlineHold, Deadlines, Session};
 pub use error::{Error, Result};
-pub use ids::{IdAllocator, IdFormat};
+pub(crate) use ids::IdAllocator;
+pub use ids::IdFormat;
+pub(crate) use options::effective_timeout;
 pub use options::{
-    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestOptions, effective_timeout,
-    resolve_timeout,
+    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestOptions, resolve_timeout,
 };
 pub use pagination::PaginationAbort;
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, OVERSIZED_HEAD_BYTES, SseError, SseEvent, SseParser};

@@ -109,6 +109,14 @@ async fn legacy(ctx: &Ctx, method: &str, params: Value) -> Outcome {
                     definitions.push(modern::tools::invalid_header_tool());
                 }
             }
+            if ctx.core.options.gate_tools {
+                definitions.retain(|t| {
+                    t["name"]
+                        .as_str()
+                        .and_then(tools::capability_needed)
+                        .is_none_or(|path| ctx.client_supports(path))
+                });
+            }
             if ctx.core.options.hide_test_tools {
                 definitions.retain(|t| {
                     !t["name"]

@@ -188,6 +188,12 @@ pub struct ServerOptions {
     #[arg(long)]
     pub hide_test_tools: bool,
 
+    /// List the tools that ask the client something (`sample`, `elicit`, `elicit_url`,
+    /// `roots`) only to clients that declared the capability each needs, as the reference
+    /// server-everything does; they can still be called.
+    #[arg(long)]
+    pub gate_tools: bool,
+
     /// Send `notifications/resources/updated` for a resource right after a client
     /// subscribes to it (for clients that watch resources).
     #[arg(long)]

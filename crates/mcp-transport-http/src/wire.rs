@@ -152,13 +152,7 @@ pub(crate) enum ReplyKind {
 }
 
 pub(crate) fn reply_kind<B>(response: &Response<B>) -> ReplyKind {
-    let is_sse = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"));
-    if is_sse {
+    if mcp_http::is_event_stream(response) {
         ReplyKind::Sse
     } else {
         ReplyKind::Json

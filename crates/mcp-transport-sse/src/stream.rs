@@ -4,12 +4,11 @@
 use std::sync::Arc;
 
 use http::Method;
-use http::header::CONTENT_TYPE;
 use mcp_http::{Error as HttpError, SseStream};
 use mcp_jsonrpc::{Error, Inbound, Received, SseEvent};
 
 use crate::endpoint::{ENDPOINT_EVENT, MESSAGE_EVENT, resolve_endpoint};
-use crate::inner::{ACCEPT_SSE, Inner};
+use crate::inner::Inner;
 
 /// An opened event stream whose `endpoint` event has arrived.
 pub(crate) struct OpenStream {
@@ -24,17 +23,8 @@ impl Inner {
     /// caller applies the connect deadline.
     pub(crate) async fn open_stream(&self) -> Result<OpenStream, Error> {
         let response = self.send(Method::GET, &self.config.url, None).await?;
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        let is_sse = content_type
-            .split(';')
-            .next()
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case(ACCEPT_SSE));
-        if !is_sse {
+        if !mcp_http::is_event_stream(&response) {
+            let content_type = mcp_http::header_str(&response, "content-type").unwrap_or("");
             return Err(HttpError::Protocol(format!(
                 "the legacy SSE URL answered {} with content type {content_type:?}, not an \
                  event stream",

@@ -25,6 +25,7 @@ mod manager_reconnect;
 mod manager_skills;
 mod manager_support;
 mod manager_tasks;
+mod manager_timeouts;
 mod network_faults;
 mod oauth_cimd;
 mod oauth_step_up;

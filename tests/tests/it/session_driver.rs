@@ -451,3 +451,46 @@ async fn dropping_every_handle_stops_the_driver_without_the_closed_event() {
     assert_eq!(handler.closed.load(Ordering::SeqCst), 0);
     assert_eq!(peer.closes.load(Ordering::SeqCst), 0, "no graceful close");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_held_clock_stops_the_timeout_and_a_whole_one_follows_its_release() {
+    let (session, _peer) = open(SessionOptions::new(), Arc::default(), false);
+    let options = RequestOptions::new().with_timeout(Duration::from_millis(100));
+    let call = session.request("tools/call", None, options);
+    let mut call = std::pin::pin!(call);
+    // 60 ms of the 100 pass, then a person takes ten timeouts to answer.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(60), &mut call)
+            .await
+            .is_err()
+    );
+    let hold = session.deadlines().hold();
+    assert!(
+        tokio::time::timeout(Duration::from_secs(1), &mut call)
+            .await
+            .is_err(),
+        "no timeout while held"
+    );
+    let released = tokio::time::Instant::now();
+    drop(hold);
+    let err = call.await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Timeout { after, .. } if *after == Duration::from_millis(100)),
+        "{err:?}"
+    );
+    assert_eq!(released.elapsed(), Duration::from_millis(100));
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_hold_outlives_its_session_harmlessly() {
+    let (session, _peer) = open(SessionOptions::new(), Arc::default(), false);
+    let deadlines = session.deadlines();
+    let hold = deadlines.hold();
+    session.close().await;
+    drop(session);
+    drop(hold);
+    drop(deadlines.hold());
+    // One that never had a session holds nothing.
+    drop(mcp_jsonrpc::Deadlines::default().hold());
+}

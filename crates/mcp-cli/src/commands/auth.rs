@@ -33,6 +33,20 @@ pub(crate) async fn login(
     use crate::output::Outcome;
 
     let name = server_of(ctx, server)?;
+    // A server that answers without authorization needs no login: say so, rather than try
+    // an OAuth registration it does not offer. Only a refusal for want of a login goes on.
+    match ctx.servers.answers_without_authorization(&name).await {
+        Ok(()) => {
+            return Ok(Outcome::server(
+                &name,
+                crate::output::raw(&json!({"authorization": "not_required"})),
+                format!("{name} needs no login: it answers without authorization.\n"),
+            )
+            .into());
+        }
+        Err(e) if e.needs_login() => {}
+        Err(e) => return Err(e),
+    }
     crate::login_browser::check_terminal(&name, no_browser).map_err(|source| {
         CliError::from(ManagerError::OAuth {
             server: name.clone(),

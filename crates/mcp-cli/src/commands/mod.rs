@@ -5,6 +5,7 @@ pub(crate) mod auth;
 pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
+pub(crate) mod configured;
 pub(crate) mod edit;
 pub(crate) mod listing;
 pub(crate) mod ping;
@@ -70,8 +71,26 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     // Needs no server.
     match &cli.command {
         Command::Completions { shell } => return completions::print(*shell),
-        Command::Add { name, command } => return edit::add(&cli.global, name, command),
-        Command::Remove { name } => return edit::remove(&cli.global, name),
+        Command::Man { command } => return completions::man(json, command.as_deref()),
+        Command::Add {
+            scope,
+            env,
+            name,
+            url,
+            command,
+        } => {
+            let args = edit::AddArgs {
+                scope: *scope,
+                env,
+                name,
+                url: url.as_deref(),
+                command,
+            };
+            return edit::add(&cli.global, &args);
+        }
+        Command::Remove { scope, name } => return edit::remove(&cli.global, *scope, name),
+        Command::List => return configured::list(&cli.global),
+        Command::Get { name } => return configured::get(&cli.global, name),
         _ => {}
     }
     // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
@@ -80,7 +99,9 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
     };
-    let mut stops = Stops::install();
+    let shell = matches!(cli.command, Command::Shell { .. });
+    // The shell on a terminal takes Ctrl-C for itself: it cancels the running command.
+    let mut stops = Stops::install(!(shell && crate::shell::takes_interrupts()));
     if let Command::Proxy {
         servers: names,
         listen,
@@ -103,15 +124,23 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
-        persistent: matches!(cli.command, Command::Shell { .. }),
+        persistent: shell,
     };
     let stop = tokio::select! {
         code = execute(&ctx, json, cli.command) => return code,
         stop = stops.received() => stop,
     };
-    // The command was dropped mid-way: close what it opened, bounded.
+    // The command was dropped mid-way: close what it opened, bounded. Say so at once, as
+    // closing may take seconds (a stdio server is given time to exit); a second Ctrl-C
+    // stops waiting (the servers' process groups are killed as their clients are dropped).
     ctx.progress.finish();
-    let _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()).await;
+    if stop == Stop::Interrupt {
+        stderr_line("mcp: cancelling… (Ctrl-C again to quit at once)");
+    }
+    tokio::select! {
+        _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()) => {}
+        () = crate::signals::interrupt(), if stop == Stop::Interrupt => {}
+    }
     let error = match stop {
         Stop::Interrupt => CliError::Interrupted,
         other => CliError::Stopped(other),
@@ -134,8 +163,16 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
-        Command::Add { .. } | Command::Remove { .. } | Command::Proxy { .. } => {
-            return print_error(json, &CliError::Usage("handled before any server".into()));
+        Command::Man { command } => return completions::man(json, command.as_deref()),
+        Command::Add { .. }
+        | Command::Remove { .. }
+        | Command::List
+        | Command::Get { .. }
+        | Command::Proxy { .. } => {
+            return print_error(
+                json,
+                &CliError::Usage("this command needs no server".into()),
+            );
         }
         Command::Login { server, no_browser } => auth::login(ctx, server, no_browser).await,
         Command::Logout { server } => auth::logout(ctx, server).await,

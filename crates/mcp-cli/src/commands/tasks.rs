@@ -8,8 +8,9 @@
 //! task; a task of a remote server runs on (`mcp task SERVER ID --cancel` stops it), one of
 //! a stdio server stops with the server.
 //!
-//! The request timeout (`--timeout`, else `MCP_TIMEOUT_MS`, else the server's `timeout`,
-//! else 30 s) bounds a task call and `task SERVER ID` as a whole, not each request: at the
+//! The tool timeout (`--tool-timeout`, else `--timeout`, else `MCP_TIMEOUT_MS`, else the
+//! server's `toolTimeout`, else its `timeout`, else 30 s) bounds a task call and
+//! `task SERVER ID` as a whole, not each request: at the
 //! bound `call` cancels the task it started, `task` stops following one it did not start.
 //! With timeouts disabled (0), the library's bound applies
 //! ([`mcp_client::tasks::DEFAULT_TASK_MAX_WAIT`], an hour).
@@ -96,6 +97,7 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         let _ = writeln!(text, "{}", task_line(task));
     }
     let json = output::raw(&json!({"tasks": output::json(&tasks)}));
+    let text = output::or_none(text, "", "tasks");
     Ok(Outcome::server(&connection.name, json, text).into())
 }
 
@@ -123,14 +125,10 @@ async fn follow_to_end(
         .map_err(|e| client_error(connection, e))
 }
 
-/// A task's options: the server's request timeout bounds the whole task (see the module
-/// docs).
+/// A task's options: the server's tool timeout (a task is a tool call) bounds the whole
+/// task (see the module docs).
 fn bounded(ctx: &Context, connection: &Connection) -> TaskOptions {
-    match ctx
-        .servers
-        .request_timeout(&connection.name)
-        .filter(|t| !t.is_zero())
-    {
+    match ctx.servers.tool_timeout(&connection.name) {
         Some(timeout) => TaskOptions::new().with_max_wait(timeout),
         None => TaskOptions::new(),
     }

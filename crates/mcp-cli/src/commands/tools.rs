@@ -35,7 +35,23 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
     let (server, rest) = ctx.servers.pick(words, 0)?;
     match rest {
         [] => super::one(ctx, &server, async |c| one(c).await).await,
-        [tool] => super::one(ctx, &server, async |c| detail(c, tool).await).await,
+        [tool] => {
+            super::one(ctx, &server, async |c| match detail(c, tool).await {
+                Err(e @ CliError::UnknownTool { .. }) => {
+                    let listed = fetch(c)
+                        .await?
+                        .into_iter()
+                        .map(|t| t.name)
+                        .collect::<Vec<_>>();
+                    Err(ctx
+                        .servers
+                        .explain_missing_tool(&c.name, tool, &listed, e)
+                        .await)
+                }
+                other => other,
+            })
+            .await
+        }
         _ => Err(CliError::Usage("tools: expected [SERVER] [TOOL]".into())),
     }
 }
@@ -67,7 +83,7 @@ pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let tools = fetch_as_sent(connection).await?;
     let (typed, raw) = split(tools);
     let left_out = left_out(connection);
-    let mut text = output::tools(&typed, "");
+    let mut text = output::or_none(output::tools(&typed, ""), "", "tools");
     text.push_str(&output::left_out_tools(&left_out, ""));
     Ok(Outcome::server(&connection.name, listing(&raw, &left_out), text).into())
 }
@@ -136,7 +152,7 @@ pub(crate) async fn all(ctx: &Context) -> Report {
             Ok((tools, left_out)) => {
                 let (typed, raw) = split(tools);
                 let _ = writeln!(text, "{name}:");
-                text.push_str(&output::tools(&typed, "  "));
+                text.push_str(&output::or_none(output::tools(&typed, "  "), "  ", "tools"));
                 text.push_str(&output::left_out_tools(&left_out, "  "));
                 entries.push(Entry::result(name, listing(&raw, &left_out)));
             }

@@ -3,10 +3,13 @@
 
 mod arguments;
 mod client_features;
+mod config_files;
 mod edit;
+mod empty_lists;
 mod errors;
 mod headers;
 mod help;
+mod hints;
 mod interaction;
 mod json_output;
 mod left_out_tools;
@@ -15,6 +18,7 @@ mod oauth_headless;
 mod oauth_issuer;
 mod oauth_journeys;
 mod oauth_support;
+mod ping;
 mod proxy;
 mod pty;
 mod requests;
@@ -23,4 +27,6 @@ mod shell;
 mod signals;
 mod support;
 mod terminal_escapes;
+mod third_party;
+mod timeouts;
 mod trust;

@@ -218,6 +218,47 @@ fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
     assert!(again.stderr.contains("mcp login locked"), "{again:?}");
 }
 
+#[test]
+fn login_on_a_server_that_needs_none_says_so_and_registers_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = HttpServer::start(&[]);
+    let env = [("MCP_CONFIG_DIR", dir.path().to_str().expect("utf-8"))];
+    let run = mcp_env(dir.path(), &["--url", &server.url, "login"], "", &env);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_eq!(
+        run.stdout, "adhoc needs no login: it answers without authorization.\n",
+        "{run:?}"
+    );
+    assert!(run.stderr.is_empty(), "{run:?}");
+    let json = mcp_env(
+        dir.path(),
+        &["--json", "--url", &server.url, "login"],
+        "",
+        &env,
+    );
+    assert_eq!(
+        json.json()["result"]["authorization"],
+        "not_required",
+        "{json:?}"
+    );
+    assert!(!dir.path().join("oauth").exists(), "nothing stored");
+    // A stdio server needs none either.
+    let demo = mcp_env(dir.path(), &["login"], "", &env);
+    assert_eq!(
+        demo.stdout,
+        "demo needs no login: it answers without authorization.\n"
+    );
+    // A URL that answers 404 is reported as such, not as a failed registration.
+    let wrong = format!("{}/wrong", server.url.trim_end_matches("/mcp"));
+    let run = mcp_env(dir.path(), &["--url", &wrong, "login"], "", &env);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(
+        run.stderr.starts_with("mcp: server \"adhoc\": HTTP 404"),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("registration"), "{run:?}");
+}
+
 /// Issue 22 item 11. Before: the token was stored and every later command failed.
 #[test]
 fn an_access_token_no_header_can_carry_is_refused_at_login_and_not_stored() {

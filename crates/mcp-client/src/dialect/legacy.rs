@@ -125,7 +125,7 @@ pub(crate) async fn initialize(
         .request(
             methods::INITIALIZE,
             Some(params),
-            options.request_options(RequestOptions::new()),
+            options.startup_request_options(),
         )
         .await
         .map_err(|e| super::negotiate::explain_early_close(session, e))?;

@@ -61,6 +61,15 @@ impl Dialect {
         }
     }
 
+    /// The request that checks the server is alive: `ping`, or `server/discover` at
+    /// 2026-07-28, which removed `ping`.
+    pub(crate) fn ping_method(&self) -> &'static str {
+        match self {
+            Self::Legacy(_) => mcp_types::methods::PING,
+            Self::Modern(_) => mcp_types::methods::SERVER_DISCOVER,
+        }
+    }
+
     /// The typed refusal of a method the revision does not have, before any I/O.
     pub(crate) fn refuse(&self, method: &str) -> Result<(), Error> {
         match self {

@@ -71,7 +71,8 @@ async fn discover(session: &Session, options: &ClientOptions) -> Result<Dialect,
     // The request timeout is the client's, else the transport's (a server entry's
     // `timeout`): a server that answers nothing must cost that, not the whole probe bound.
     let request_timeout = options
-        .request_timeout
+        .startup_timeout
+        .or(options.request_timeout)
         .or_else(|| session.default_timeout());
     let timeout = match request_timeout {
         Some(t) if !t.is_zero() => t.min(options.discover_timeout),

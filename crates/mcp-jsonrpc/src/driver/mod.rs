@@ -8,8 +8,11 @@
 //! the peer. [`Session::close`] returns once the driver and everything it started have
 //! ended. See `docs/architecture.md` for the data path of one call.
 
+mod hold;
 mod peer_requests;
 mod run;
+
+pub use hold::{DeadlineHold, Deadlines};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -314,6 +317,12 @@ impl Session {
     /// The default timeout of requests that do not set their own.
     pub fn default_timeout(&self) -> Option<Duration> {
         self.shared.default_timeout
+    }
+
+    /// A handle that stops the clocks of this session's pending requests while a handler of
+    /// the peer's request waits for a person: see [`DeadlineHold`].
+    pub fn deadlines(&self) -> Deadlines {
+        Deadlines::new(self.shared.commands.downgrade())
     }
 }
 

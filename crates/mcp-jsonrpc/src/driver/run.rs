@@ -53,6 +53,9 @@ pub(crate) enum Command {
         id: RequestId,
         outcome: Option<ServerRequestOutcome>,
     },
+    /// A [`DeadlineHold`](crate::DeadlineHold) was taken, or dropped, at this instant.
+    Hold(Instant),
+    Release(Instant),
     Rules(WireRules),
     Negotiated {
         rules: WireRules,
@@ -102,7 +105,7 @@ pub(crate) struct Driver<T> {
 
 /// The time, as the state takes it: tokio's clock (which tests may pause), as a std
 /// `Instant`.
-fn now() -> Instant {
+pub(super) fn now() -> Instant {
     tokio::time::Instant::now().into_std()
 }
 
@@ -267,6 +270,8 @@ impl<T: Transport> Driver<T> {
                     _ => self.state.decline(&id),
                 }
             }
+            Command::Hold(at) => self.state.hold(at),
+            Command::Release(at) => self.state.release(at),
             Command::Rules(rules) => self.state.set_rules(rules),
             Command::Negotiated { rules, ready } => {
                 let future = self.transport.negotiated(&rules);

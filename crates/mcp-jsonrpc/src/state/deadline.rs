@@ -46,9 +46,10 @@ impl Deadline {
         }
     }
 
-    /// The deadline after a progress notification.
-    pub(crate) fn after_progress(now: Instant, resets: &Resets) -> Option<Self> {
-        Self::capped(now, resets.timeout, Some((resets.hard, resets.max)))
+    /// The deadline after a progress notification (or the end of a hold), the hard
+    /// maximum moved later by `held`, the time the request's clock was held.
+    pub(crate) fn after_progress(now: Instant, resets: &Resets, held: Duration) -> Option<Self> {
+        Self::capped(now, resets.timeout, Some((resets.hard + held, resets.max)))
     }
 }
 

@@ -101,6 +101,9 @@ pub struct SessionState<C = ()> {
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event<C>>,
     closed: Option<Closed>,
+    /// Live holds on our requests' clocks, and since when the first of them holds.
+    holds: usize,
+    held_since: Option<Instant>,
 }
 
 impl<C> SessionState<C> {
@@ -117,6 +120,8 @@ impl<C> SessionState<C> {
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             closed: None,
+            holds: 0,
+            held_since: None,
         }
     }
 
@@ -150,7 +155,8 @@ impl<C> SessionState<C> {
 
     /// The session's id allocator, for a driver whose handles number their requests
     /// themselves (so a caller knows its request's id before the driver has seen it).
-    pub fn id_allocator(&self) -> Arc<IdAllocator> {
+    #[cfg(feature = "tokio")]
+    pub(crate) fn id_allocator(&self) -> Arc<IdAllocator> {
         Arc::clone(&self.ids)
     }
 
@@ -208,6 +214,7 @@ impl<C> SessionState<C> {
                 resets: hard.map(|(hard, max)| Resets { timeout, hard, max }),
                 progress,
                 cancellable,
+                held: Duration::ZERO,
                 context,
             },
         );
@@ -393,13 +400,54 @@ impl<C> SessionState<C> {
         self.close_with(Closed::ByPeer(detail), error);
     }
 
+    /// Stop the clocks of our pending requests (those sent later too) until as many
+    /// [`release`](Self::release)s: for a handler of the peer's request that waits for a
+    /// person (a form being filled in), whose time is not the peer's. Holds nest. Sends keep
+    /// their own timeout.
+    pub fn hold(&mut self, now: Instant) {
+        self.holds += 1;
+        self.held_since.get_or_insert(now);
+    }
+
+    /// One hold ended at `now`. After the last, every pending request's timeout starts
+    /// again from the beginning, as a progress notification restarts it, and a hard
+    /// maximum ([`RequestOptions::with_reset_timeout_on_progress`]) moves later by the time
+    /// held.
+    pub fn release(&mut self, now: Instant) {
+        if self.holds == 0 {
+            return;
+        }
+        self.holds -= 1;
+        if self.holds > 0 {
+            return;
+        }
+        let held = self
+            .held_since
+            .take()
+            .map_or(Duration::ZERO, |since| now.saturating_duration_since(since));
+        if let Some(at) = self.outgoing.restart(now, held) {
+            self.alarm.arm(at);
+        }
+    }
+
+    /// Whether our requests' clocks are held.
+    pub fn is_held(&self) -> bool {
+        self.holds > 0
+    }
+
     /// Time has come to `now`: requests and sends whose deadline passed fail with
     /// [`Error::Timeout`] (and a timed-out request is cancelled, never `initialize`).
+    /// While held ([`hold`](Self::hold)), no request times out.
     pub fn handle_timeout(&mut self, now: Instant) {
         if !self.alarm.is_due(now) {
             return;
         }
-        let (due, next_request) = self.outgoing.expire(now);
+        let (due, next_request) = if self.holds > 0 {
+            // Nothing is due; the last release sets the clocks again.
+            (Vec::new(), None)
+        } else {
+            self.outgoing.expire(now)
+        };
         for (id, entry) in due {
             let after = entry.deadline.map(|d| d.after).unwrap_or_default();
             if entry.cancellable {

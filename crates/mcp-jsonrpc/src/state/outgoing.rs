@@ -1,7 +1,7 @@
 //! Our requests waiting for their answer: what each was registered with, when it times out,
 //! and whether progress moves that time.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mcp_types::RequestId;
 
@@ -19,6 +19,10 @@ pub(crate) struct Entry<C> {
     pub(crate) progress: bool,
     /// `notifications/cancelled` may be sent for it (never for `initialize`).
     pub(crate) cancellable: bool,
+    /// How long its clock was held ([`SessionState::hold`](super::SessionState::hold)): a
+    /// hard maximum moves this much later, so time spent waiting for a person does not
+    /// count against the request.
+    pub(crate) held: Duration,
     pub(crate) context: C,
 }
 
@@ -62,9 +66,31 @@ impl<C> Outgoing<C> {
         let entry = self.map.get_mut(id).filter(|e| e.progress)?;
         if let Some(resets) = &entry.resets {
             // Later than before, never earlier: the alarm need not move.
-            entry.deadline = Deadline::after_progress(now, resets);
+            entry.deadline = Deadline::after_progress(now, resets, entry.held);
         }
         Some(entry.deadline.map(|d| d.at))
+    }
+
+    /// The clocks ran again at `now` after being held for `held`: every request's timeout
+    /// starts again from the beginning (as progress restarts it), its hard maximum moved
+    /// later by `held`. Returns the earliest deadline.
+    pub(crate) fn restart(&mut self, now: Instant, held: Duration) -> Option<Instant> {
+        let mut earliest: Option<Instant> = None;
+        for entry in self.map.values_mut() {
+            entry.held += held;
+            entry.deadline = match (&entry.resets, entry.deadline) {
+                (Some(resets), _) => Deadline::after_progress(now, resets, entry.held),
+                (None, Some(d)) => Some(Deadline {
+                    at: now + d.after,
+                    after: d.after,
+                }),
+                (None, None) => None,
+            };
+            if let Some(d) = entry.deadline {
+                earliest = Some(earliest.map_or(d.at, |e| e.min(d.at)));
+            }
+        }
+        earliest
     }
 
     /// Every request whose deadline has passed at `now`, removed, and the earliest deadline

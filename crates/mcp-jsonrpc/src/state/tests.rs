@@ -699,3 +699,140 @@ fn a_server_names_the_request_each_of_its_frames_belongs_to() {
         [Some(call.clone()), Some(call.clone()), Some(call), None]
     );
 }
+
+/// A client request of `timeout`, registered as `context`, driven to the server.
+fn call(pair: &mut Pair, options: &RequestOptions, context: &'static str) -> RequestId {
+    let id = pair
+        .client
+        .request(
+            pair.now,
+            pair.client.next_id(),
+            "tools/call",
+            None,
+            options,
+            context,
+        )
+        .unwrap();
+    pair.drive();
+    pair.server_events();
+    id
+}
+
+#[test]
+fn a_held_request_does_not_time_out_and_its_clock_starts_again_when_released() {
+    let mut pair = Pair::default_pair();
+    call(
+        &mut pair,
+        &RequestOptions::new().with_timeout(ms(100)),
+        "call",
+    );
+    pair.advance(ms(60));
+    pair.client.hold(pair.now);
+    assert!(pair.client.is_held());
+    // A person answers for ten timeouts: the request stays pending, and the driver is
+    // not woken again and again meanwhile.
+    pair.advance(ms(1000));
+    assert!(pair.client_events().is_empty(), "no timeout while held");
+    assert_eq!(pair.client.poll_timeout(), None);
+    assert_eq!(pair.client.pending_len(), 1);
+    pair.client.release(pair.now);
+    assert!(!pair.client.is_held());
+    // Not the 40 ms it had left: a whole timeout again, as progress gives.
+    assert_eq!(pair.client.poll_timeout(), Some(pair.now + ms(100)));
+    pair.advance(ms(99));
+    assert!(pair.client_events().is_empty());
+    pair.advance(ms(1));
+    assert!(matches!(
+        &responses(pair.client_events())[..],
+        [("call", Err(Error::Timeout { method, after }))] if method == "tools/call" && *after == ms(100)
+    ));
+    assert_eq!(pair.client.pending_len(), 0);
+}
+
+#[test]
+fn holds_nest_and_the_clocks_run_again_after_the_last() {
+    let mut pair = Pair::default_pair();
+    call(&mut pair, &RequestOptions::new().with_timeout(ms(100)), "a");
+    pair.client.hold(pair.now);
+    pair.client.hold(pair.now);
+    pair.client.release(pair.now);
+    pair.advance(ms(500));
+    assert!(pair.client_events().is_empty(), "one hold is still alive");
+    // A request sent while held is held too.
+    call(&mut pair, &RequestOptions::new().with_timeout(ms(50)), "b");
+    pair.advance(ms(500));
+    assert!(pair.client_events().is_empty());
+    pair.client.release(pair.now);
+    // One release too many changes nothing.
+    pair.client.release(pair.now);
+    assert!(!pair.client.is_held());
+    pair.advance(ms(50));
+    assert!(matches!(
+        &responses(pair.client_events())[..],
+        [("b", Err(Error::Timeout { .. }))]
+    ));
+    pair.advance(ms(50));
+    assert!(matches!(
+        &responses(pair.client_events())[..],
+        [("a", Err(Error::Timeout { .. }))]
+    ));
+}
+
+#[test]
+fn an_answer_that_comes_while_held_is_delivered() {
+    let mut pair = Pair::default_pair();
+    let id = call(&mut pair, &RequestOptions::new().with_timeout(ms(100)), "a");
+    pair.client.hold(pair.now);
+    pair.advance(ms(1000));
+    assert!(pair.server.respond(pair.now, &id, &empty()));
+    pair.drive();
+    assert!(matches!(
+        &responses(pair.client_events())[..],
+        [("a", Ok(_))]
+    ));
+    pair.client.release(pair.now);
+    assert_eq!(pair.client.pending_len(), 0);
+    assert_eq!(pair.client.poll_timeout(), None);
+}
+
+#[test]
+fn a_hard_maximum_moves_later_by_the_time_held() {
+    let mut pair = Pair::default_pair();
+    let started = pair.now;
+    // 100 ms without progress, 300 ms in all whatever the progress.
+    let options = RequestOptions::new()
+        .with_timeout(ms(100))
+        .with_progress(|_| {})
+        .with_reset_timeout_on_progress(ms(300));
+    let id = call(&mut pair, &options, "slow");
+    pair.advance(ms(50));
+    pair.client.hold(pair.now);
+    pair.advance(ms(1000));
+    pair.client.release(pair.now);
+    // Progress every 80 ms keeps it alive up to the hard maximum, 1000 ms (the hold) later.
+    for n in 0..20 {
+        let step = pair.now + ms(80);
+        // Wake when the state asks (its alarm is a lower bound), as a driver would.
+        while let Some(at) = pair.client.poll_timeout().filter(|at| *at <= step) {
+            pair.advance(at - pair.now);
+            let events = responses(pair.client_events());
+            if !events.is_empty() {
+                assert!(
+                    matches!(&events[..], [("slow", Err(Error::Timeout { after, .. }))] if *after == ms(300)),
+                    "{events:?}"
+                );
+                assert_eq!(pair.now - started, ms(1300));
+                return;
+            }
+        }
+        pair.advance(step - pair.now);
+        let params = format!(r#"{{"progressToken":{id},"progress":{n}}}"#);
+        let raw = mcp_types::RawValue::from_string(params).unwrap();
+        pair.server
+            .notify(pair.now, "notifications/progress", Some(&raw))
+            .unwrap();
+        pair.drive();
+        pair.client_events();
+    }
+    panic!("the hard maximum never fired");
+}

@@ -13,6 +13,8 @@
 pub(crate) enum ExpandError {
     /// `${NAME}` with `NAME` unset and no default.
     Missing(String),
+    /// `${input:ID}` (VS Code) that nobody answered.
+    MissingInput(String),
     /// `${` without its `}`.
     Unterminated,
     /// `${...}` that is not a variable reference we can answer.
@@ -23,6 +25,7 @@ impl ExpandError {
     pub(crate) fn message(&self) -> String {
         match self {
             Self::Missing(name) => format!("environment variable {name} is not set"),
+            Self::MissingInput(id) => format!("VS Code input \"{id}\" has no value"),
             Self::Unterminated => "unterminated \"${\": expected \"}\"".to_owned(),
             Self::Unsupported(expr) if expr.starts_with("input:") => {
                 format!(
@@ -60,6 +63,10 @@ pub(crate) fn has_references(value: &str) -> bool {
 }
 
 fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
+    // VS Code's inputs are asked of the lookup as `input:ID` (see `inputs.rs`).
+    if let Some(id) = expr.strip_prefix("input:") {
+        return lookup(expr).ok_or_else(|| ExpandError::MissingInput(id.to_owned()));
+    }
     let body = expr.strip_prefix("env:").unwrap_or(expr);
     let (name, default) = match body.split_once(":-") {
         Some((name, default)) => (name, Some(default)),
@@ -76,7 +83,9 @@ fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Str
     }
 }
 
-fn is_variable_name(name: &str) -> bool {
+/// Whether `name` is an environment variable's name as configs write them: a letter or `_`,
+/// then letters, digits and `_`.
+pub fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -137,16 +146,20 @@ mod tests {
         assert_eq!(expand("${HOME", &env), Err(ExpandError::Unterminated));
         assert_eq!(
             expand("${input:token}", &env),
-            Err(ExpandError::Unsupported("input:token".into()))
+            Err(ExpandError::MissingInput("token".into()))
+        );
+        let answered = |name: &str| (name == "input:token").then(|| "t0k".to_owned());
+        assert_eq!(
+            expand("Bearer ${input:token}", &answered).unwrap(),
+            "Bearer t0k"
         );
         assert_eq!(
             expand("${1abc}", &env),
             Err(ExpandError::Unsupported("1abc".into()))
         );
-        assert!(
-            ExpandError::Unsupported("input:token".into())
-                .message()
-                .contains("VS Code input")
+        assert_eq!(
+            expand("${config:editor.x}", &env),
+            Err(ExpandError::Unsupported("config:editor.x".into()))
         );
     }
 }

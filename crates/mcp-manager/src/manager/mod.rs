@@ -28,7 +28,7 @@ pub use notify_queue::{
     DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits, QueueReceiver as NotificationQueue,
     QueueSender as NotificationSender, queue as notification_queue,
 };
-pub use options::{EnvLookup, ManagerOptions};
+pub use options::{DEFAULT_PROGRESS_EXTENSION, EnvLookup, ManagerOptions};
 
 /// How many status events a slow subscriber may fall behind.
 const STATUS_CAPACITY: usize = 256;
