@@ -317,16 +317,20 @@ impl CliError {
     }
 
     /// The message on one line: multi-line parts (a stderr tail) are joined with " | ".
+    /// Every URL in it is redacted ([`mcp_types::redact_urls_in`]): an error may quote a
+    /// URL with a password or a key (from a library, a server, or a hint), and this is
+    /// what every error printed, or put in `--json`, goes through.
     pub(crate) fn one_line(&self) -> String {
-        match self {
+        let text = match self {
             // A timeout anywhere (a call, a read) says how to allow more time.
             Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
-                one_line(&format!(
+                format!(
                     "{self}; the server may just be slow: raise the limit with --timeout MS (0 disables it)"
-                ))
+                )
             }
-            _ => one_line(&self.to_string()),
-        }
+            _ => self.to_string(),
+        };
+        one_line(&mcp_types::redact_urls_in(&text))
     }
 
     /// The JSON-RPC error code, when the server answered with an error.

@@ -1,4 +1,10 @@
 //! URLs as they may be shown in logs and errors: without their credentials.
+//!
+//! [`redact_url`] takes one URL; [`redact_urls_in`] finds the URLs inside free text (an
+//! error message, a log line, a server's stderr) and redacts each the same way. Every
+//! message, hint, log line and JSON error that may hold a URL goes through one of them.
+
+use std::borrow::Cow;
 
 /// `url` with its credentials hidden: the userinfo (`user:password@`) becomes `***@`, every
 /// query value becomes `***` (names are kept: they help debugging and are not secret), and
@@ -44,11 +50,11 @@ pub fn redact_url(url: &str) -> String {
 }
 
 /// `scheme://user:pw@host/path` → `scheme://***@host/path`; the authority ends at the
-/// first `/` after `://` (a `@` in the path is not userinfo).
+/// first `/` after `://` (a `@` in the path is not userinfo). Without `://` (a URL typed
+/// without its scheme, `user:pw@host/path`), the authority is what comes before the first
+/// `/`.
 fn without_userinfo(url: &str) -> String {
-    let Some(start) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
+    let start = url.find("://").map_or(0, |i| i + 3);
     let authority_end = url[start..].find('/').map_or(url.len(), |i| start + i);
     match url[start..authority_end].rfind('@') {
         Some(at) => format!("{}***{}", &url[..start], &url[start + at..]),
@@ -56,9 +62,93 @@ fn without_userinfo(url: &str) -> String {
     }
 }
 
+/// `text` with every URL in it (`scheme://...`) shown as [`redact_url`] shows it; text
+/// without `://` comes back borrowed, unchanged.
+///
+/// A URL runs from its scheme to the first whitespace, control character, quote, `<`, `>`,
+/// `` ` ``, `\`, `{`, `}`, `|` or `^` (none may appear in a URL unencoded), less prose
+/// punctuation at its end (`.`, `,`, `;`, `:`, `!`, `?`, `)`, `]`). A second `scheme://`
+/// inside a URL's path starts a URL of its own, so its credentials are hidden too.
+/// Redacting twice changes nothing more than redacting once.
+///
+/// ```
+/// use mcp_types::redact_urls_in;
+/// assert_eq!(
+///     redact_urls_in("cannot reach http://u:pw@127.0.0.1:1/mcp?api_key=Q; is it running?"),
+///     "cannot reach http://***@127.0.0.1:1/mcp?api_key=***; is it running?"
+/// );
+/// assert_eq!(redact_urls_in("no address here"), "no address here");
+/// ```
+pub fn redact_urls_in(text: &str) -> Cow<'_, str> {
+    if !text.contains("://") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    // `done`: how much of `text` is in `out`; `from`: where to look for the next `://`.
+    let (mut done, mut from) = (0, 0);
+    while let Some(found) = text[from..].find("://") {
+        let separator = from + found;
+        let Some(start) = scheme_start(text, separator, done) else {
+            from = separator + 3;
+            continue;
+        };
+        let end = url_end(text, separator);
+        out.push_str(&text[done..start]);
+        out.push_str(&redact_url(&text[start..end]));
+        (done, from) = (end, end);
+    }
+    out.push_str(&text[done..]);
+    Cow::Owned(out)
+}
+
+/// Where the scheme before the `://` at `separator` starts (`ALPHA *( ALPHA / DIGIT / "+" /
+/// "-" / "." )`, RFC 3986 §3.1), not before `floor`; `None` without one.
+fn scheme_start(text: &str, separator: usize, floor: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut start = separator;
+    while start > floor
+        && (bytes[start - 1].is_ascii_alphanumeric()
+            || matches!(bytes[start - 1], b'+' | b'-' | b'.'))
+    {
+        start -= 1;
+    }
+    // The scheme begins at its first letter.
+    while start < separator && !bytes[start].is_ascii_alphabetic() {
+        start += 1;
+    }
+    (start < separator).then_some(start)
+}
+
+/// Where the URL whose `://` is at `separator` ends.
+fn url_end(text: &str, separator: usize) -> usize {
+    let after = separator + 3;
+    let mut end = text[after..]
+        .find(|c: char| {
+            c.is_whitespace()
+                || c.is_control()
+                || matches!(
+                    c,
+                    '"' | '\'' | '<' | '>' | '`' | '\\' | '{' | '}' | '|' | '^'
+                )
+        })
+        .map_or(text.len(), |i| after + i);
+    // Another `scheme://` in the path (before any query or fragment, which are hidden
+    // whole) starts a URL of its own.
+    let path_end = text[after..end].find(['?', '#']).map_or(end, |i| after + i);
+    if let Some(i) = text[after..path_end].find("://")
+        && let Some(next) = scheme_start(text, after + i, after)
+    {
+        end = next;
+    }
+    while end > after && text[..end].ends_with(['.', ',', ';', ':', '!', '?', ')', ']']) {
+        end -= 1;
+    }
+    end
+}
+
 #[cfg(test)]
 mod tests {
-    use super::redact_url;
+    use super::{Cow, redact_url, redact_urls_in};
 
     #[test]
     fn userinfo_query_values_and_fragments_are_hidden() {
@@ -74,6 +164,9 @@ mod tests {
             ("https://h/p#access_token=x", "https://h/p#***"),
             ("not a url", "not a url"),
             ("", ""),
+            // Typed without a scheme.
+            ("u:pw@h:1/mcp?k=v", "***@h:1/mcp?k=***"),
+            ("h/a@b", "h/a@b"),
         ] {
             assert_eq!(redact_url(url), shown, "{url}");
         }
@@ -83,5 +176,55 @@ mod tests {
     fn a_password_with_at_signs_is_hidden_whole() {
         let shown = redact_url("https://u:p@ss@w0rd@host/mcp");
         assert_eq!(shown, "https://***@host/mcp");
+    }
+
+    #[test]
+    fn urls_inside_text_are_found_and_redacted() {
+        for (text, shown) in [
+            (
+                "listens at http://u:PW@127.0.0.1:1/mcp?api_key=Q",
+                "listens at http://***@127.0.0.1:1/mcp?api_key=***",
+            ),
+            (
+                "config=ServerConfig { url: Some(\"https://tok@h/p?x=1\") }",
+                "config=ServerConfig { url: Some(\"https://***@h/p?x=***\") }",
+            ),
+            ("(see https://h/p?t=s3cret).", "(see https://h/p?t=***)."),
+            ("a https://h/p?t=1, then b", "a https://h/p?t=***, then b"),
+            (
+                "from http://a/x to sse://u:p@b/y?k=v",
+                "from http://a/x to sse://***@b/y?k=***",
+            ),
+            // A URL in another URL's path: both hidden.
+            ("http://a/http://u:p@b/", "http://a/http://***@b/"),
+            ("'http://u:p@h'", "'http://***@h'"),
+            ("x://", "x://"),
+            ("://u:p@h", "://u:p@h"),
+            ("no url: just text", "no url: just text"),
+            ("", ""),
+        ] {
+            assert_eq!(redact_urls_in(text), shown, "{text}");
+            assert_eq!(redact_urls_in(shown), shown, "twice: {text}");
+        }
+        assert!(matches!(
+            redact_urls_in("plain text"),
+            Cow::Borrowed("plain text")
+        ));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn secrets_in_a_url_in_any_text_never_show(
+            before in "\\PC{0,40}",
+            after in "\\PC{0,40}",
+            secret in "[A-Za-z0-9]{6,20}",
+            tail in "[.,;:)]{0,2}",
+        ) {
+            proptest::prop_assume!(!before.contains(&secret) && !after.contains(&secret));
+            let text = format!("{before} http://user:{secret}@host/p?k={secret}{tail} {after}");
+            let shown = redact_urls_in(&text);
+            proptest::prop_assert!(!shown.contains(&secret), "{}", shown);
+            proptest::prop_assert_eq!(redact_urls_in(&shown), shown.clone());
+        }
     }
 }

@@ -6,6 +6,7 @@
 pub mod config;
 pub mod lines;
 pub mod message;
+pub mod redact;
 pub mod sse;
 pub mod www_authenticate;
 

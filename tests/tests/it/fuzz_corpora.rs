@@ -59,3 +59,8 @@ fn config_corpus() {
 fn www_authenticate_corpus() {
     run("www_authenticate", checks::www_authenticate::check);
 }
+
+#[test]
+fn redact_corpus() {
+    run("redact", checks::redact::check);
+}
