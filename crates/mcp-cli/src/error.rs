@@ -8,6 +8,9 @@ use mcp_manager::ManagerError;
 use mcp_manager::config::ConfigError;
 use mcp_types::error_chain;
 
+/// Every one-line message goes through the terminal's formatter.
+pub(crate) use crate::terminal::one_line;
+
 /// Exit status: the command failed.
 pub(crate) const EXIT_FAILURE: u8 = 1;
 /// Exit status: the tool ran and reported `isError: true`.
@@ -373,19 +376,6 @@ impl CliError {
     }
 }
 
-/// `text` on one line, without control characters: messages come from servers, and an
-/// escape sequence in one must not drive the user's terminal.
-pub(crate) fn one_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim_end)
-        .filter(|l| !l.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join(" | ")
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
 /// The exit code for a status byte.
 pub(crate) fn exit(code: u8) -> ExitCode {
     ExitCode::from(code)
@@ -422,11 +412,5 @@ mod tests {
             manager.to_string(),
             "server \"s\": MCP server \"s\": task t1 was lost with the connection: Transport closed"
         );
-    }
-
-    #[test]
-    fn one_line_joins_lines_and_drops_control_characters() {
-        assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");
-        assert_eq!(super::one_line("red \u{1b}[31mtext\u{7}"), "red  [31mtext ");
     }
 }
