@@ -75,7 +75,9 @@ impl ServerSet {
             let Some((command, args)) = words.split_first() else {
                 return Err(CliError::Usage("--stdio: empty command".into()));
             };
-            let config = ServerConfig::stdio(command.clone(), args.iter().cloned());
+            // Typed by the user: it runs as anything they type does, with their environment.
+            let config =
+                ServerConfig::stdio(command.clone(), args.iter().cloned()).with_inherit_env(true);
             return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
@@ -106,7 +108,9 @@ impl ServerSet {
                 if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
                     args.push("--hide-test-tools");
                 }
-                let config = ServerConfig::stdio(exe.display().to_string(), args);
+                // This very program: it may inherit what `mcp` itself sees.
+                let config =
+                    ServerConfig::stdio(exe.display().to_string(), args).with_inherit_env(true);
                 let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
                 Ok(Self::verbatim(DEMO_NAME, config, source, settings))
             }

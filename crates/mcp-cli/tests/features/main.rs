@@ -2,6 +2,7 @@
 //! server (`mcp-test-server`) over real pipes or HTTP on 127.0.0.1.
 
 mod arguments;
+mod child_env;
 mod client_features;
 mod edit;
 mod errors;

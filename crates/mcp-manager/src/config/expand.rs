@@ -76,7 +76,7 @@ fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Str
     }
 }
 
-fn is_variable_name(name: &str) -> bool {
+pub(crate) fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

@@ -5,7 +5,9 @@
 //! - `{"servers": {name: entry}}`: VS Code's `mcp.json`; `{"mcp": {"servers": ...}}` in its
 //!   `settings.json`. Comments and trailing commas are accepted, as VS Code accepts them.
 //!
-//! An entry has `command`/`args`/`env`/`cwd` (a local server) or `type`/`url`/`headers` (a
+//! An entry has `command`/`args`/`env`/`cwd` (a local server; it inherits only the
+//! essentials of the environment, `HOME`, `PATH` and the like, plus the variables its
+//! `envVars` list names, or everything with `"inheritEnv": true`) or `type`/`url`/`headers` (a
 //! remote one; Windsurf's `serverUrl` and Gemini CLI's `httpUrl`, which means `type: "http"`,
 //! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
 //! is honoured too), `timeout` (ms),
