@@ -15,11 +15,12 @@ use anyhow::{Result, bail};
 use crate::process::{Env, run};
 
 /// Every target, in the order they run.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "message",
     "sse",
     "lines",
     "config",
+    "consent",
     "www_authenticate",
     "redact",
 ];

@@ -127,9 +127,9 @@ pub(crate) enum CliError {
         /// The tool.
         tool: String,
     },
-    /// A config file found in the current directory starts commands and is not trusted.
+    /// A config file found in the current directory is not consented to (see `trust.rs`).
     #[error(
-        "{path}: {reason}; read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
+        "{path}: {reason}. Read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
     )]
     Untrusted {
         /// The file, as found (`./.mcp.json`).

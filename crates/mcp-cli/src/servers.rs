@@ -88,17 +88,14 @@ impl ServerSet {
             }
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
-        // A file named with --config is trusted; one found here must be (see trust.rs).
-        let (path, chosen) = match &global.config {
-            Some(path) => (Some(path.clone()), true),
-            None => (default_config_file(Path::new(".")), false),
-        };
-        match path {
+        // A file named with --config is trusted: the user chose it. One found here is
+        // consented to first, before anything of it happens (see trust.rs).
+        if let Some(path) = &global.config {
+            return Ok(Self::from_config(McpConfig::load(path)?, settings));
+        }
+        match default_config_file(Path::new(".")) {
             Some(path) => {
-                let config = McpConfig::load(&path)?;
-                if !chosen {
-                    crate::trust::check(&path, &config, global.trust_config)?;
-                }
+                let config = crate::trust::load(&path, global.trust_config)?;
                 Ok(Self::from_config(config, settings))
             }
             None => {

@@ -4,6 +4,7 @@
 //! stored corpora: `tests/tests/it/fuzz_corpora.rs` includes this directory by path.
 
 pub mod config;
+pub mod consent;
 pub mod lines;
 pub mod message;
 pub mod redact;

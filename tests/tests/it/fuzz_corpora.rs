@@ -56,6 +56,11 @@ fn config_corpus() {
 }
 
 #[test]
+fn consent_corpus() {
+    run("consent", checks::consent::check);
+}
+
+#[test]
 fn www_authenticate_corpus() {
     run("www_authenticate", checks::www_authenticate::check);
 }

@@ -24,6 +24,7 @@
 //!
 //! [`ServerConfig::extra`]: mcp_client::ServerConfig::extra
 
+mod consent;
 mod entry;
 mod error;
 mod expand;
@@ -41,6 +42,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+pub use consent::ConsentView;
 pub use entry::{AuthSettings, ServerEntry};
 pub use error::{ConfigError, Position};
 pub use filter::ToolFilter;
@@ -84,8 +86,16 @@ impl McpConfig {
     /// regular file of at most [`MAX_CONFIG_BYTES`] is read.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
         let path = path.as_ref();
-        let text = read::read_config_file(path)?;
-        let mut config = Self::from_str(&text, &path.display().to_string())?;
+        Self::from_file_text(path, &read_file(path)?)
+    }
+
+    /// Parses `text`, the content of the file at `path` that the caller read (with
+    /// [`read_file`], say), as [`load`](Self::load) would: named after `path` in errors,
+    /// with `${workspaceFolder}` its folder. For a caller that must parse the very bytes it
+    /// checked (hashed, showed to the user) rather than read the file twice.
+    pub fn from_file_text(path: impl AsRef<Path>, text: &str) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let mut config = Self::from_str(text, &path.display().to_string())?;
         let workspace = workspace_folder(path);
         for entry in config.servers.values_mut() {
             entry.workspace_folder.clone_from(&workspace);
@@ -173,6 +183,12 @@ impl McpConfig {
     pub fn source_name(&self) -> &str {
         &self.source_name
     }
+}
+
+/// The text of the configuration file at `path`, read as [`McpConfig::load`] reads it: a
+/// regular file of at most [`MAX_CONFIG_BYTES`], UTF-8.
+pub fn read_file(path: impl AsRef<Path>) -> Result<String, ConfigError> {
+    read::read_config_file(path.as_ref())
 }
 
 /// VS Code's `${workspaceFolder}` for a config file: `<ws>` for `<ws>/.vscode/mcp.json`,
