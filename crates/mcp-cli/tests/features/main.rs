@@ -10,6 +10,7 @@ mod headers;
 mod help;
 mod interaction;
 mod json_output;
+mod local_files;
 mod oauth;
 mod pty;
 mod requests;
