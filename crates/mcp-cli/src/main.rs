@@ -22,6 +22,7 @@ mod server_logs;
 mod servers;
 mod shell;
 mod signals;
+mod skill_save;
 mod terminal;
 #[cfg(feature = "oauth")]
 mod token_store;
