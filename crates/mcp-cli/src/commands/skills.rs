@@ -146,12 +146,12 @@ pub(crate) async fn skill(
     Ok(Outcome::server(&connection.name, output::raw(&json), text).into())
 }
 
-/// SKILL.md as served (control characters other than newlines and tabs dropped, so it
-/// cannot drive the terminal), then the other files.
+/// SKILL.md as served, then the other files (printed through `print_text`, which shows
+/// control characters rather than obeying them, as all server text).
 fn describe(skill: &LoadedSkill) -> String {
     let mut out = String::new();
     if let Some(manifest) = skill.files.first() {
-        out.push_str(&printable(&String::from_utf8_lossy(&manifest.bytes)));
+        out.push_str(&String::from_utf8_lossy(&manifest.bytes));
         if !out.ends_with('\n') {
             out.push('\n');
         }
@@ -168,10 +168,4 @@ fn describe(skill: &LoadedSkill) -> String {
         }
     }
     out
-}
-
-fn printable(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-        .collect()
 }
