@@ -7,8 +7,10 @@
 use std::borrow::Cow;
 
 /// `url` with its credentials hidden: the userinfo (`user:password@`) becomes `***@`, every
-/// query value becomes `***` (names are kept: they help debugging and are not secret), and
-/// a fragment becomes `#***`. Works on any text, parsable as a URL or not, and never fails.
+/// query value becomes `***` (names are kept when they are plain names, letters, digits and
+/// `_-.~%+[]`: they help debugging and are not secret; anything else in a query is hidden
+/// whole), and a fragment becomes `#***`. Works on any text, parsable as a URL or not, and
+/// never fails.
 ///
 /// ```
 /// use mcp_types::redact_url;
@@ -34,7 +36,9 @@ pub fn redact_url(url: &str) -> String {
         let pairs: Vec<String> = query
             .split('&')
             .map(|pair| match pair.split_once('=') {
-                Some((name, _)) => format!("{name}=***"),
+                Some((name, _)) if is_plain_name(name) => format!("{name}=***"),
+                // Not a name (another URL's credentials, say): hidden whole.
+                Some(_) => "***".to_owned(),
                 None if pair.is_empty() => String::new(),
                 // A bare component (`?abc123`) may itself be the token.
                 None => "***".to_owned(),
@@ -47,6 +51,13 @@ pub fn redact_url(url: &str) -> String {
         out.push_str(fragment);
     }
     out
+}
+
+/// A query parameter name that may be shown.
+fn is_plain_name(name: &str) -> bool {
+    name.chars().all(|c| {
+        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '~' | '%' | '+' | '[' | ']')
+    })
 }
 
 /// `scheme://user:pw@host/path` → `scheme://***@host/path`; the authority ends at the
@@ -167,6 +178,15 @@ mod tests {
             // Typed without a scheme.
             ("u:pw@h:1/mcp?k=v", "***@h:1/mcp?k=***"),
             ("h/a@b", "h/a@b"),
+            // A name that is not one is hidden with its value.
+            (
+                "https://h/p?a(https://u:pw@h2/p?key=v&ok=1",
+                "https://h/p?***&ok=***",
+            ),
+            (
+                "https://h/p?filter[x]=1&a%20b=2",
+                "https://h/p?filter[x]=***&a%20b=***",
+            ),
         ] {
             assert_eq!(redact_url(url), shown, "{url}");
         }
@@ -195,8 +215,12 @@ mod tests {
                 "from http://a/x to sse://u:p@b/y?k=v",
                 "from http://a/x to sse://***@b/y?k=***",
             ),
-            // A URL in another URL's path: both hidden.
+            // A URL in another URL's path: both hidden; in its query: hidden whole.
             ("http://a/http://u:p@b/", "http://a/http://***@b/"),
+            (
+                "ws://[::1]:80/x?y(https://user:pw@host:1/p?key=k).",
+                "ws://[::1]:80/x?***).",
+            ),
             ("'http://u:p@h'", "'http://***@h'"),
             ("x://", "x://"),
             ("://u:p@h", "://u:p@h"),
