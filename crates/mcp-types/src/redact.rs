@@ -146,10 +146,13 @@ fn url_end(text: &str, separator: usize) -> usize {
     // Another `scheme://` in the path (before any query or fragment, which are hidden
     // whole) starts a URL of its own.
     let path_end = text[after..end].find(['?', '#']).map_or(end, |i| after + i);
-    if let Some(i) = text[after..path_end].find("://")
-        && let Some(next) = scheme_start(text, after + i, after)
-    {
-        end = next;
+    let mut from = after;
+    while let Some(i) = text[from..path_end].find("://") {
+        if let Some(next) = scheme_start(text, from + i, after) {
+            end = next;
+            break;
+        }
+        from += i + 3;
     }
     while end > after && text[..end].ends_with(['.', ',', ';', ':', '!', '?', ')', ']']) {
         end -= 1;
@@ -217,6 +220,11 @@ mod tests {
             ),
             // A URL in another URL's path: both hidden; in its query: hidden whole.
             ("http://a/http://u:p@b/", "http://a/http://***@b/"),
+            // Past a `://` without a scheme before it.
+            (
+                "p://u@.-://1:k=Q(https://u:pw@h/p",
+                "p://***@.-://1:k=Q(https://***@h/p",
+            ),
             (
                 "ws://[::1]:80/x?y(https://user:pw@host:1/p?key=k).",
                 "ws://[::1]:80/x?***).",
