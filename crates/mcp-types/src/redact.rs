@@ -112,15 +112,19 @@ pub fn redact_urls_in(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The longest scheme looked for: a longer run of scheme characters before `://` keeps only
+/// its end as the scheme (the URL is still found and redacted), and the look back stays
+/// short, so the scan is linear in the text.
+const MAX_SCHEME: usize = 32;
+
 /// Where the scheme before the `://` at `separator` starts (`ALPHA *( ALPHA / DIGIT / "+" /
-/// "-" / "." )`, RFC 3986 §3.1), not before `floor`; `None` without one.
+/// "-" / "." )`, RFC 3986 §3.1), not before `floor` nor more than [`MAX_SCHEME`] back;
+/// `None` without one.
 fn scheme_start(text: &str, separator: usize, floor: usize) -> Option<usize> {
     let bytes = text.as_bytes();
+    let floor = floor.max(separator.saturating_sub(MAX_SCHEME));
     let mut start = separator;
-    while start > floor
-        && (bytes[start - 1].is_ascii_alphanumeric()
-            || matches!(bytes[start - 1], b'+' | b'-' | b'.'))
-    {
+    while start > floor && is_scheme_byte(bytes[start - 1]) {
         start -= 1;
     }
     // The scheme begins at its first letter.
@@ -130,29 +134,39 @@ fn scheme_start(text: &str, separator: usize, floor: usize) -> Option<usize> {
     (start < separator).then_some(start)
 }
 
-/// Where the URL whose `://` is at `separator` ends.
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// Where the URL whose `://` is at `separator` ends: at the first character no URL holds,
+/// or where another `scheme://` starts in its path (before any query or fragment, which
+/// are hidden whole), less prose punctuation at its end. One pass over the URL.
 fn url_end(text: &str, separator: usize) -> usize {
     let after = separator + 3;
-    let mut end = text[after..]
-        .find(|c: char| {
-            c.is_whitespace()
-                || c.is_control()
-                || matches!(
-                    c,
-                    '"' | '\'' | '<' | '>' | '`' | '\\' | '{' | '}' | '|' | '^'
-                )
-        })
-        .map_or(text.len(), |i| after + i);
-    // Another `scheme://` in the path (before any query or fragment, which are hidden
-    // whole) starts a URL of its own.
-    let path_end = text[after..end].find(['?', '#']).map_or(end, |i| after + i);
-    let mut from = after;
-    while let Some(i) = text[from..path_end].find("://") {
-        if let Some(next) = scheme_start(text, from + i, after) {
-            end = next;
+    let mut end = text.len();
+    let mut in_path = true;
+    for (i, c) in text[after..].char_indices() {
+        let at = after + i;
+        if c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '"' | '\'' | '<' | '>' | '`' | '\\' | '{' | '}' | '|' | '^'
+            )
+        {
+            end = at;
             break;
         }
-        from += i + 3;
+        match c {
+            '?' | '#' => in_path = false,
+            ':' if in_path && text[at..].starts_with("://") => {
+                if let Some(next) = scheme_start(text, at, after) {
+                    end = next;
+                    break;
+                }
+            }
+            _ => {}
+        }
     }
     while end > after && text[..end].ends_with(['.', ',', ';', ':', '!', '?', ')', ']']) {
         end -= 1;
@@ -242,6 +256,17 @@ mod tests {
             redact_urls_in("plain text"),
             Cow::Borrowed("plain text")
         ));
+    }
+
+    #[test]
+    fn many_urls_and_separators_are_one_pass() {
+        // Before: each URL scanned to the end of the text (and each `://` back to the start
+        // of the last URL), quadratic: a server's 256 KiB stderr line took minutes to log.
+        for unit in ["a://", "1://", "http://h/a://", "x"] {
+            let text = unit.repeat(256 * 1024 / unit.len());
+            let shown = redact_urls_in(&text);
+            assert_eq!(shown.len(), text.len(), "{unit}");
+        }
     }
 
     proptest::proptest! {
