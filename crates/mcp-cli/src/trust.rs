@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::error::CliError;
-use crate::terminal::for_terminal;
+use crate::terminal::{for_terminal, one_line};
 
 /// The store's file name, under `<config dir>/mcp/`.
 const STORE_FILE: &str = "trusted-projects.json";
@@ -146,10 +146,11 @@ fn consent(file: &FoundFile<'_>, view: &ConsentView) -> Result<(), CliError> {
 
 /// Show what the file would do on stderr and read y/N from stdin. `None` at end of input.
 fn ask(file: &FoundFile<'_>, view: &ConsentView) -> Option<bool> {
+    // The paths on one line too: a directory name could hold a newline.
     let mut prompt = format!(
         "{} ({}) is not trusted yet. It would:\n",
-        file.path.display(),
-        file.canonical.display()
+        one_line(&file.path.display().to_string()),
+        one_line(&file.canonical.display().to_string())
     );
     for line in view.lines() {
         prompt.push_str(&line);
