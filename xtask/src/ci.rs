@@ -18,6 +18,7 @@ use crate::disk;
 use crate::layering;
 use crate::metadata::Metadata;
 use crate::process::{Env, run};
+use crate::third_party;
 
 /// One CI step, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -178,14 +179,34 @@ fn test_step(env: &Env) -> Result<()> {
 }
 
 fn run_tests(env: &Env) -> Result<()> {
+    // The third-party servers some tests run (see third_party.rs).
+    let python_sdk = third_party::python_sdk(&env.root)?;
+    let server_everything = third_party::server_everything(&env.root)?;
+    let tests = |args: &[&str]| {
+        let mut command = env.cargo(args);
+        command
+            .env(third_party::PYTHON_SDK_ENV, &python_sdk)
+            .env(third_party::SERVER_EVERYTHING_ENV, &server_everything);
+        command
+    };
     if env.cargo_succeeds(&["nextest", "--version"]) {
-        run(&mut env.cargo(["nextest", "run", "--workspace", "--all-features"]))?;
+        run(&mut tests(&[
+            "nextest",
+            "run",
+            "--workspace",
+            "--all-features",
+        ]))?;
         // nextest does not run doctests.
-        run(&mut env.cargo(["test", "--workspace", "--all-features", "--doc"]))
+        run(&mut tests(&[
+            "test",
+            "--workspace",
+            "--all-features",
+            "--doc",
+        ]))
     } else {
         // Plain `cargo test` runs the doctests too.
         eprintln!("cargo-nextest not installed: falling back to `cargo test`");
-        run(&mut env.cargo(["test", "--workspace", "--all-features"]))
+        run(&mut tests(&["test", "--workspace", "--all-features"]))
     }
 }
 

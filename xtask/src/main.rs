@@ -20,6 +20,7 @@ mod layering;
 mod metadata;
 mod process;
 mod soak;
+mod third_party;
 
 use std::process::ExitCode;
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::{AuthError, Secret};
+use crate::{AuthError, Secret, local_files};
 
 /// Where a JWT the client presents comes from. `Debug` never shows the token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,16 +18,16 @@ pub enum Assertion {
 }
 
 impl Assertion {
-    /// The token now. A missing or empty file is [`AuthError::Config`] naming the file.
+    /// The token now. A missing, empty, oversized (over 1 MiB) or non-regular file is
+    /// [`AuthError::Config`] naming the file.
     pub(crate) async fn read(&self) -> Result<Secret, AuthError> {
         match self {
             Self::Value(secret) => Ok(secret.clone()),
             Self::File(path) => {
-                let text = tokio::fs::read_to_string(path).await.map_err(|e| {
-                    AuthError::Config(format!(
-                        "cannot read the token file {}: {e}",
-                        path.display()
-                    ))
+                // Bounded and regular files only (a few KiB, read in place: no blocking
+                // open of a FIFO, no endless device).
+                let text = local_files::read_text(path).map_err(|e| {
+                    AuthError::Config(format!("the token file: {}", local_files::describe(&e)))
                 })?;
                 let token = text.trim();
                 if token.is_empty() {
@@ -61,5 +61,26 @@ mod tests {
         assert!(matches!(missing.read().await, Err(AuthError::Config(_))));
         let value = Assertion::Value(Secret::new("eyJ.secret.sig"));
         assert!(!format!("{value:?}").contains("secret"));
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_fifo_or_dev_zero_as_the_assertion_file_is_a_clear_error_at_once() {
+        // Issue 22 item 5. Before: a FIFO hung the grant; /dev/zero was read until memory
+        // ran out.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("token");
+        crate::test_support::mkfifo(&fifo);
+        for (path, kind) in [(fifo, "FIFO"), ("/dev/zero".into(), "character device")] {
+            let source = Assertion::File(path);
+            let read = tokio::time::timeout(std::time::Duration::from_secs(10), source.read());
+            let err = read.await.expect("bounded").unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, AuthError::Config(_)), "{text}");
+            assert!(
+                text.contains("not a regular file") && text.contains(kind),
+                "{text}"
+            );
+        }
     }
 }

@@ -237,14 +237,39 @@ fn same_issuer(a: &str, b: &str) -> bool {
     a == b || a.trim_end_matches('/') == b.trim_end_matches('/') && !a.is_empty()
 }
 
+/// Whether `url` is where `issuer` publishes its metadata: one of the well-known URLs made
+/// from it (RFC 8414 §3.1, OpenID Connect Discovery §4).
+fn published_at(issuer: &str, url: &Url) -> bool {
+    Url::parse(issuer).is_ok_and(|issuer| metadata_candidates(&issuer).contains(url))
+}
+
+/// Whether `issuer` is on the origin of `url` (scheme, host and port).
+fn on_origin_of(issuer: &str, url: &Url) -> bool {
+    Url::parse(issuer).is_ok_and(|issuer| mcp_http::same_origin(&issuer, url))
+}
+
 /// Fetch the authorization server metadata for `issuer`, trying the well-known URLs in
-/// order (or `override_url` alone); with `check_issuer`, the document's `issuer` must match
-/// (not for a 2025-03-26 server, whose issuer was not named but guessed from its origin).
+/// order (or `override_url` alone), and check the document's `issuer` against the URL it
+/// was fetched from (RFC 8414 §3.3), on every path:
+///
+/// - from the well-known URLs of `issuer` named by the protected resource metadata
+///   (`named`): the document must name `issuer`;
+/// - from the well-known URLs of the MCP server's origin (a 2025-03-26 server, no resource
+///   metadata, `named` false): the document must name an issuer on that origin. The
+///   2025-03-26 revision puts the metadata at the root of the "authorization base URL" (the
+///   origin), and servers of that revision name issuers with a path there (the
+///   conformance suite's `auth/2025-03-26-oauth-metadata-backcompat` does), so the path is
+///   not compared; the origin, the boundary of what a server speaks for, is;
+/// - from `override_url` (configured): the document's issuer must publish its metadata at
+///   that URL, and be the named issuer when there is one.
+///
+/// A document that fails is [`AuthError::IssuerMismatch`]: its issuer keys the stored
+/// client, so an unchecked one would send another issuer's client (and secret) here.
 pub async fn fetch_as_metadata(
     client: &HttpClient,
     issuer: &str,
     override_url: Option<&Url>,
-    check_issuer: bool,
+    named: bool,
 ) -> Result<Option<AuthServerMetadata>, AuthError> {
     let issuer_url = Url::parse(issuer).map_err(|e| {
         AuthError::Discovery(format!("authorization server {issuer:?} is not a URL: {e}"))
@@ -261,9 +286,26 @@ pub async fn fetch_as_metadata(
             continue;
         }
         let metadata: AuthServerMetadata = answer.json("authorization server metadata")?;
-        if check_issuer && !same_issuer(&metadata.issuer, issuer) {
+        let matches = match override_url {
+            None if named => same_issuer(&metadata.issuer, issuer),
+            None => same_issuer(&metadata.issuer, issuer) || on_origin_of(&metadata.issuer, &url),
+            Some(url) => {
+                published_at(&metadata.issuer, url)
+                    && (!named || same_issuer(&metadata.issuer, issuer))
+            }
+        };
+        if !matches {
+            let expected = match override_url {
+                Some(url) if !named => {
+                    format!(
+                        "an issuer publishing its metadata at {}",
+                        mcp_http::shown(url)
+                    )
+                }
+                _ => issuer.to_owned(),
+            };
             return Err(AuthError::IssuerMismatch {
-                expected: issuer.to_owned(),
+                expected,
                 found: metadata.issuer,
             });
         }
@@ -300,6 +342,8 @@ pub async fn discover(
     };
     let named = resource_metadata.is_some();
     let metadata = fetch_as_metadata(client, &issuer, override_url, named).await?;
+    // From here on `issuer` is verified: the metadata named it where it was published, or
+    // (no metadata, 2025-03-26 defaults) it is the origin of the server itself.
     let issuer_url = Url::parse(&issuer)
         .map_err(|e| AuthError::Discovery(format!("issuer {issuer:?} is not a URL: {e}")))?;
     let (authorization_endpoint, token_endpoint, registration_endpoint) = match &metadata {
@@ -378,6 +422,40 @@ mod tests {
         );
         let root = Url::parse("https://auth.example.com").unwrap();
         assert_eq!(metadata_candidates(&root).len(), 2);
+    }
+
+    #[test]
+    fn metadata_is_published_only_at_the_issuers_own_well_known_urls() {
+        let at = |u: &str| Url::parse(u).unwrap();
+        assert!(published_at(
+            "https://as.example",
+            &at("https://as.example/.well-known/oauth-authorization-server")
+        ));
+        assert!(published_at(
+            "https://as.example/",
+            &at("https://as.example/.well-known/openid-configuration")
+        ));
+        assert!(published_at(
+            "https://as.example/t1",
+            &at("https://as.example/t1/.well-known/openid-configuration")
+        ));
+        assert!(!published_at(
+            "https://as.example",
+            &at("https://evil.example/.well-known/oauth-authorization-server")
+        ));
+        assert!(!published_at(
+            "https://as.example/t1",
+            &at("https://as.example/.well-known/oauth-authorization-server")
+        ));
+        // 2025-03-26 servers: any issuer on the origin, never another origin.
+        let root = at("http://localhost:3000/.well-known/oauth-authorization-server");
+        assert!(on_origin_of("http://localhost:3000/oauth", &root));
+        assert!(!on_origin_of("http://localhost:3001", &root));
+        assert!(!on_origin_of("https://localhost:3000", &root));
+        assert!(!published_at(
+            "not a url",
+            &at("https://as.example/.well-known/oauth-authorization-server")
+        ));
     }
 
     #[test]

@@ -66,6 +66,24 @@ pub enum AuthError {
         /// `error_description`, when given.
         description: Option<String>,
     },
+    /// The authorization server does not accept the client: it does not know it (it
+    /// forgot it, or never registered it), does not allow it, or does not know its redirect
+    /// URI. A stored client is registered anew once within the same login before this is
+    /// returned; a configured one is never replaced, and `setting` names what to fix.
+    #[error(
+        "the authorization server does not accept the client: {error}{}{}",
+        description.as_deref().map(|d| format!(" ({d})")).unwrap_or_default(),
+        setting.as_deref().map(|s| format!("; check {s}")).unwrap_or_default()
+    )]
+    ClientRejected {
+        /// The OAuth error code (`invalid_client`, `unauthorized_client`), or the HTTP
+        /// status of a refusal without one.
+        error: String,
+        /// What the server said (its `error_description`, or its page's first line).
+        description: Option<String>,
+        /// The configuration to fix, for a configured client.
+        setting: Option<String>,
+    },
     /// The authorization response's `state` is not the one sent: possible CSRF, refused.
     #[error("authorization response refused: state does not match the request")]
     StateMismatch,
@@ -83,19 +101,23 @@ pub enum AuthError {
     /// The `insufficient_scope` step-up was tried as many times as allowed: within the
     /// step-up window (`OAuthConfig::max_step_ups_per_window`), across requests.
     #[error(
-        "still insufficient scope after {attempts} re-authorizations within the step-up window; \
-         not authorizing again until it passes (or a new login)"
+        "the server keeps asking for more scope (now: {scopes}): {attempts} re-authorizations \
+         within the step-up window already; not authorizing again until it passes (or a new \
+         login)"
     )]
     StepUpLimit {
         /// How many step-ups were made.
         attempts: u32,
+        /// The scopes (space-separated) the refused step-up would have asked for.
+        scopes: String,
     },
     /// The server refused, with `insufficient_scope`, a token a step-up obtained for every
     /// scope a new step-up would ask for: authorizing again cannot help. A new login
     /// (`OAuthProvider::login`, `mcp login SERVER`) tries once more.
     #[error(
-        "the server still answers insufficient_scope to a token authorized for {scopes:?}; \
-         not authorizing again for the same scopes (log in again to retry)"
+        "the server still answers insufficient_scope to a token authorized for the scopes \
+         asked for ({scopes}); not authorizing again for the same scopes (log in again to \
+         retry)"
     )]
     StepUpRefused {
         /// The scopes (space-separated) the refused step-up would have asked for.
@@ -124,6 +146,11 @@ impl From<AuthError> for mcp_http::Error {
     fn from(error: AuthError) -> Self {
         match error {
             AuthError::Http(inner) => inner,
+            // "login required: <why>": the caller names the server.
+            AuthError::LoginRequired { reason, .. } => Self::Authorization {
+                login_required: true,
+                message: reason,
+            },
             other => Self::Authorization {
                 login_required: other.is_login_required(),
                 // The whole chain: the message is all the HTTP error keeps of it.

@@ -13,10 +13,13 @@ use crate::dpop::{DpopMode, DpopState};
 use crate::enterprise;
 use crate::jwt::SigningKey;
 use crate::pkce::{Pkce, random_token};
-use crate::registration::client_for;
+use crate::preflight;
+use crate::registration::{self, ClientSource, client_for};
 use crate::store::{RegisteredClient, StoredTokens, TokenStore};
 use crate::token::{TokenRequest, choose_method};
-use crate::visitor::{AuthorizationResponse, AuthorizationVisitor, check_authorization_url};
+use crate::visitor::{
+    AuthorizationResponse, AuthorizationRound, AuthorizationVisitor, check_authorization_url,
+};
 use crate::{AuthError, Grant, OAuthConfig, Secret};
 
 /// The JWT bearer grant type (RFC 7523 §2.1).
@@ -153,7 +156,7 @@ impl Flow<'_> {
         scopes: &[String],
         mut params: Vec<(&'static str, String)>,
     ) -> Result<StoredTokens, AuthError> {
-        let client = client_for(self.http, self.config, self.store, discovery, None).await?;
+        let client = client_for(self.http, self.config, self.store, discovery).await?;
         params.push(("resource", discovery.resource.clone()));
         if !scopes.is_empty() {
             params.push(("scope", scopes.join(" ")));
@@ -192,6 +195,10 @@ impl Flow<'_> {
         self.unattended_grant(discovery, scopes, params).await
     }
 
+    /// The authorization code grant. The stored client is used when the visitor listens
+    /// where it was registered (it prefers that); else, or when the authorization server
+    /// refuses it (forgot it, or its redirect URI), a client is registered anew, once within
+    /// the login. A configured client is never replaced: its refusal names the setting.
     async fn authorization_code(
         &self,
         discovery: &Discovery,
@@ -203,15 +210,69 @@ impl Flow<'_> {
                 reason: "the server needs an authorization a person must approve".to_owned(),
             });
         };
-        let redirect_uri = visitor.redirect_uri().clone();
-        let client = client_for(
-            self.http,
-            self.config,
-            self.store,
-            discovery,
-            Some(&redirect_uri),
-        )
-        .await?;
+        // The client ID the server refused in this login: not used again.
+        let mut refused: Option<String> = None;
+        loop {
+            let stored = match (&self.config.client_id, &refused) {
+                (None, None) => registration::stored_client(self.store, discovery)?,
+                _ => None,
+            };
+            let registered = stored
+                .as_ref()
+                .map(|c| c.redirect_uris.clone())
+                .unwrap_or_default();
+            let mut round = visitor.begin(&registered).await?;
+            let redirect_uri = round.redirect_uri().clone();
+            let source = registration::client_for_login(
+                self.http,
+                self.config,
+                self.store,
+                discovery,
+                stored,
+                &redirect_uri,
+                refused.as_deref(),
+            )
+            .await?;
+            let result = self
+                .code_grant(round.as_mut(), source.client(), discovery, scopes)
+                .await;
+            let Err(AuthError::ClientRejected {
+                error, description, ..
+            }) = result
+            else {
+                return result;
+            };
+            match &source {
+                ClientSource::Stored(client) if refused.is_none() => {
+                    tracing::info!(
+                        issuer = %discovery.issuer,
+                        %error,
+                        "the authorization server does not accept the stored client: registering again"
+                    );
+                    refused = Some(client.client_id.clone());
+                }
+                other => {
+                    return Err(AuthError::ClientRejected {
+                        error,
+                        description,
+                        setting: other.setting(&redirect_uri),
+                    });
+                }
+            }
+        }
+    }
+
+    /// One authorization with `client`: the authorization request (checked with the
+    /// server first when the visit cannot see its answer), the visit, the response checks,
+    /// the token request. A refusal of the client is [`AuthError::ClientRejected`].
+    async fn code_grant(
+        &self,
+        round: &mut (dyn AuthorizationRound + '_),
+        client: &RegisteredClient,
+        discovery: &Discovery,
+        scopes: &[String],
+    ) -> Result<StoredTokens, AuthError> {
+        let redirect_uri = round.redirect_uri().clone();
         let pkce = Pkce::new()?;
         let state = random_token(24)?;
         let mut url = discovery.authorization_endpoint.clone();
@@ -230,7 +291,21 @@ impl Flow<'_> {
             }
         }
         check_authorization_url(&url)?;
-        let response = visitor.visit(&url).await?;
+        if round.check_request_first() {
+            preflight::check(self.http, &url, &redirect_uri).await?;
+        }
+        let response = round.visit(&url).await?;
+        if let Some(error) = response
+            .error
+            .clone()
+            .filter(|e| preflight::is_client_error(e))
+        {
+            return Err(AuthError::ClientRejected {
+                error,
+                description: response.error_description.clone(),
+                setting: None,
+            });
+        }
         let code = check_response(&response, &state, discovery)?;
         let params = vec![
             ("grant_type", "authorization_code".to_owned()),
@@ -239,9 +314,22 @@ impl Flow<'_> {
             ("code_verifier", pkce.verifier.expose().to_owned()),
             ("resource", discovery.resource.clone()),
         ];
-        self.token_request(discovery, &client, params, scopes)
+        let result = self
+            .token_request(discovery, client, params, scopes)
             .send(self.http)
-            .await
+            .await;
+        match result {
+            Err(AuthError::Refused { error, description })
+                if preflight::is_client_error(&error) =>
+            {
+                Err(AuthError::ClientRejected {
+                    error,
+                    description,
+                    setting: None,
+                })
+            }
+            other => other,
+        }
     }
 
     /// Use the refresh token (never assumed: `None` when there is none).
@@ -252,7 +340,7 @@ impl Flow<'_> {
     ) -> Option<Result<StoredTokens, AuthError>> {
         let refresh_token = tokens.refresh_token.as_ref()?;
         let result = async {
-            let client = client_for(self.http, self.config, self.store, discovery, None).await?;
+            let client = client_for(self.http, self.config, self.store, discovery).await?;
             let params = vec![
                 ("grant_type", "refresh_token".to_owned()),
                 ("refresh_token", refresh_token.expose().to_owned()),

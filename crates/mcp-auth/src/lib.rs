@@ -52,13 +52,17 @@ mod enterprise;
 mod error;
 mod flow;
 mod jwt;
+mod local_files;
 mod net;
 mod pkce;
+mod preflight;
 mod provider;
 mod registration;
 mod secret;
 mod step_up;
 mod store;
+#[cfg(test)]
+mod test_support;
 mod token;
 mod visitor;
 
@@ -74,9 +78,12 @@ pub use provider::{AuthState, OAuthProvider, REFRESH_MARGIN};
 pub use secret::Secret;
 #[cfg(feature = "keyring")]
 pub use store::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
-pub use store::{FileTokenStore, MemoryTokenStore, RegisteredClient, StoredTokens, TokenStore};
+pub use store::{
+    FileTokenStore, LockScope, MemoryTokenStore, RegisteredClient, StoreLock, StoredTokens,
+    TokenStore,
+};
 pub use token::TokenAuthMethod;
 pub use visitor::{
-    AuthorizationResponse, AuthorizationVisitor, BrowserOpener, HeadlessVisitor, LoopbackVisitor,
-    open_url,
+    AuthorizationResponse, AuthorizationRound, AuthorizationVisitor, BrowserOpener,
+    HeadlessVisitor, LoopbackVisitor, PastedRedirects, ShowUrl, open_in_browser, open_url,
 };

@@ -13,7 +13,8 @@ use crate::dpop::{DpopState, proof_nonce};
 use crate::flow::Flow;
 use crate::jwt::SigningKey;
 use crate::step_up::StepUps;
-use crate::store::{MemoryTokenStore, StoredTokens, TokenStore};
+use crate::store::lock::{self, LOCK_WAIT};
+use crate::store::{LockScope, MemoryTokenStore, StoredTokens, TokenStore};
 use crate::visitor::AuthorizationVisitor;
 use crate::{AuthError, Grant, OAuthConfig};
 
@@ -43,7 +44,26 @@ struct Session {
     discovery: Option<Discovery>,
     /// The step-ups made recently (bounded across requests, see `step_up`).
     step_ups: StepUps,
+    /// Renewed tokens could not be stored (the message names the file): every later
+    /// request fails with it, until a login stores tokens. Not stored, the refresh token
+    /// the server may already have rotated is lost to every other process: carrying on
+    /// quietly would hide that until the next process needs a login.
+    unsaved: Option<String>,
+    /// Why the last renewal found that a login is needed: later requests without a token
+    /// (a client's fallback, a reconnect) say the same, not "no token".
+    login_reason: Option<String>,
 }
+
+/// What renewing the held tokens came to.
+enum Renewal {
+    /// Usable tokens: refreshed here, or renewed by another process and adopted.
+    Fresh(StoredTokens),
+    /// None without a new authorization, and why (for the person who must log in).
+    Login(String),
+}
+
+/// Why a login is needed when no token is held at all.
+const NO_TOKEN: &str = "the server demands authorization and no usable token is stored";
 
 /// The OAuth 2.1 client of one MCP server. Give it to the HTTP transport as its auth hook
 /// (`Arc<OAuthProvider>` is an `Arc<dyn AuthHook>`): it puts the bearer token on every
@@ -143,6 +163,12 @@ impl OAuthProvider {
         visitor: Option<&dyn AuthorizationVisitor>,
     ) -> Result<(), AuthError> {
         let mut session = self.session.lock().await;
+        // For the scopes a step-up wanted; a stored document that cannot be read is
+        // replaced by this login, not a reason to refuse it.
+        if let Err(e) = self.load(&mut session) {
+            tracing::warn!(error = %mcp_types::error_chain(&e), "the stored tokens cannot be read; logging in anew");
+            session.loaded = true;
+        }
         // A person asked: the step-up bounds start afresh.
         session.step_ups.clear();
         let result = self
@@ -170,6 +196,7 @@ impl OAuthProvider {
         session.tokens = None;
         session.loaded = true;
         session.discovery = None;
+        let _held = self.lock_tokens().await?;
         self.store.remove_tokens(&self.key)?;
         *lock(&self.state) = AuthState::NeedsLogin;
         Ok(())
@@ -198,6 +225,24 @@ impl OAuthProvider {
         }
     }
 
+    /// This server's tokens, locked across the processes sharing the store.
+    async fn lock_tokens(&self) -> Result<crate::StoreLock, AuthError> {
+        lock::acquire(self.store.as_ref(), LockScope::Tokens(&self.key), LOCK_WAIT).await
+    }
+
+    /// Use `tokens` (renewed by another process) from now on.
+    fn adopt(
+        &self,
+        session: &mut Session,
+        tokens: StoredTokens,
+    ) -> Result<StoredTokens, AuthError> {
+        if let Some(key) = tokens.dpop_key.as_ref() {
+            self.dpop.adopt(key)?;
+        }
+        session.tokens = Some(tokens.clone());
+        Ok(tokens)
+    }
+
     fn load(&self, session: &mut Session) -> Result<(), AuthError> {
         if !session.loaded {
             session.tokens = self.store.load_tokens(&self.key)?;
@@ -222,72 +267,199 @@ impl OAuthProvider {
     ) -> Result<StoredTokens, AuthError> {
         let flow = self.flow(visitor);
         let discovery = flow.discover(challenge).await?;
+        // A login after a step-up that could not run asks for what that step-up wanted.
+        let wanted = match (step_up_from, challenge) {
+            (None, None) => session
+                .tokens
+                .as_ref()
+                .and_then(|t| t.wanted_scopes.clone()),
+            _ => None,
+        };
         let earlier = step_up_from
-            .map(|t| t.scopes.as_slice())
+            .map(|t| t.scopes.clone())
+            .or_else(|| wanted.clone())
             .unwrap_or_default();
-        let scopes = flow.scopes(&discovery, challenge, earlier);
+        let scopes = flow.scopes(&discovery, challenge, &earlier);
         if step_up_from.is_some() {
             session
                 .step_ups
                 .admit(&self.config, step_up_from, &scopes)?;
+            if visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
+                // No person to approve it now: the next login asks for these scopes.
+                self.remember_wanted(session, &scopes).await?;
+                return Err(self.login_required(&format!(
+                    "the server asks for more scope than the stored token has (scopes asked \
+                     for: {})",
+                    scopes.join(" ")
+                )));
+            }
         }
         let mut tokens = flow.authorize(&discovery, &scopes).await?;
-        tokens.step_up_scopes = step_up_from.map(|_| scopes);
-        self.store.save_tokens(&self.key, &tokens)?;
+        // Tokens for a step-up's scopes (now, or at a login it asked for) remember them,
+        // so a server that still refuses is not asked again for the same.
+        tokens.step_up_scopes = (step_up_from.is_some() || wanted.is_some()).then_some(scopes);
+        {
+            let _held = self.lock_tokens().await?;
+            self.store.save_tokens(&self.key, &tokens)?;
+        }
+        session.unsaved = None;
+        session.login_reason = None;
         session.tokens = Some(tokens.clone());
         session.discovery = Some(discovery);
         Ok(tokens)
     }
 
-    /// Refresh `tokens` (or, for client credentials, get new ones): `None` when there is
-    /// no way without a new authorization.
+    /// Remember in the held tokens (and the store) the scopes a step-up wanted.
+    async fn remember_wanted(
+        &self,
+        session: &mut Session,
+        scopes: &[String],
+    ) -> Result<(), AuthError> {
+        let Some(mut tokens) = session.tokens.clone() else {
+            return Ok(());
+        };
+        tokens.wanted_scopes = Some(scopes.to_vec());
+        let _held = self.lock_tokens().await?;
+        self.store.save_tokens(&self.key, &tokens)?;
+        session.tokens = Some(tokens);
+        Ok(())
+    }
+
+    /// Renew the held tokens: refresh them (or, for the unattended grants, run the grant
+    /// again), under the store's lock for this server, so processes sharing the store make
+    /// one request: whoever gets the lock second finds the tokens the first stored, and
+    /// adopts them. [`Renewal::Login`] when only a new authorization can help.
     async fn renew(
         &self,
         session: &mut Session,
         challenge: Option<&BearerChallenge>,
-    ) -> Option<StoredTokens> {
-        let tokens = session.tokens.clone()?;
+    ) -> Result<Renewal, AuthError> {
+        let Some(held) = session.tokens.clone() else {
+            let reason = session.login_reason.as_deref().unwrap_or(NO_TOKEN);
+            return Ok(Renewal::Login(reason.to_owned()));
+        };
         let flow = self.flow(self.visitor.as_deref());
         let discovery = match session.discovery.clone() {
-            Some(d) if challenge.is_none() && d.issuer == tokens.issuer => d,
+            Some(d) if challenge.is_none() && d.issuer == held.issuer => d,
             _ => match flow.discover(challenge).await {
                 Ok(d) => d,
                 Err(e) => {
                     tracing::debug!(error = %mcp_types::error_chain(&e), "discovery before refresh failed");
-                    return None;
+                    return Ok(Renewal::Login(format!(
+                        "the authorization server could not be found again ({})",
+                        mcp_types::error_chain(&e)
+                    )));
                 }
             },
         };
-        if discovery.issuer != tokens.issuer {
+        if discovery.issuer != held.issuer {
             // The resource moved to another authorization server: its tokens (and client)
             // are no good there. Authorize again.
-            tracing::info!(from = %tokens.issuer, to = %discovery.issuer, "the authorization server changed");
+            tracing::info!(from = %held.issuer, to = %discovery.issuer, "the authorization server changed");
             session.discovery = Some(discovery);
-            return None;
+            return Ok(Renewal::Login(
+                "the server moved to another authorization server".to_owned(),
+            ));
         }
-        let renewed = match flow.refresh(&discovery, &tokens).await {
-            Some(result) => result,
-            None if self.config.grant.is_unattended() => {
-                flow.authorize(&discovery, &tokens.scopes).await
-            }
-            None => return None,
+        let _held = self.lock_tokens().await?;
+        // Under the lock the store is the truth: another process may have renewed the
+        // tokens meanwhile (then they are used as they are: no request), or logged out.
+        let Some(current) = self.store.load_tokens(&self.key)? else {
+            session.tokens = None;
+            return Ok(Renewal::Login("the stored tokens were removed".to_owned()));
         };
-        session.discovery = Some(discovery);
-        match renewed {
-            Ok(mut fresh) => {
-                // Refreshed step-up tokens are still the step-up's (same grant).
-                fresh.step_up_scopes = tokens.step_up_scopes.clone();
-                if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
-                    tracing::warn!(error = %mcp_types::error_chain(&e), "cannot store refreshed tokens");
-                }
-                session.tokens = Some(fresh.clone());
-                Some(fresh)
-            }
-            Err(e) => {
-                tracing::info!(error = %mcp_types::error_chain(&e), "refresh failed; a new authorization is needed");
-                None
-            }
+        if current != held && current.issuer == held.issuer && !current.is_expired() {
+            tracing::debug!("using the tokens another process renewed");
+            return self.adopt(session, current).map(Renewal::Fresh);
         }
+        let renewal = self
+            .refresh_locked(session, &flow, &discovery, current)
+            .await;
+        session.discovery = Some(discovery);
+        renewal
+    }
+
+    /// The renewal proper, the lock held: refresh `tokens`, store the result (a failed save
+    /// is an error naming the file: the old refresh token may be spent already). A refresh
+    /// answered `invalid_grant` reads the store once more, in case a process that takes no
+    /// lock rotated the refresh token; `invalid_client` or `unauthorized_client` forgets
+    /// the stored client, so the next login registers anew.
+    async fn refresh_locked(
+        &self,
+        session: &mut Session,
+        flow: &Flow<'_>,
+        discovery: &Discovery,
+        mut tokens: StoredTokens,
+    ) -> Result<Renewal, AuthError> {
+        let mut read_again = false;
+        loop {
+            let result = match flow.refresh(discovery, &tokens).await {
+                Some(result) => result,
+                None if self.config.grant.is_unattended() => {
+                    flow.authorize(discovery, &tokens.scopes).await
+                }
+                None => return Ok(Renewal::Login("no refresh token is stored".to_owned())),
+            };
+            let error = match result {
+                Ok(mut fresh) => {
+                    // Refreshed step-up tokens are still the step-up's (same grant).
+                    fresh.step_up_scopes = tokens.step_up_scopes.clone();
+                    fresh.wanted_scopes = tokens.wanted_scopes.clone();
+                    session.tokens = Some(fresh.clone());
+                    if let Err(e) = self.store.save_tokens(&self.key, &fresh) {
+                        session.unsaved = Some(match &e {
+                            AuthError::Store(message) => message.clone(),
+                            other => other.to_string(),
+                        });
+                        return Err(e);
+                    }
+                    return Ok(Renewal::Fresh(fresh));
+                }
+                Err(error) => error,
+            };
+            tracing::info!(error = %mcp_types::error_chain(&error), "refresh failed");
+            if refused_with(&error, &["invalid_grant"]) {
+                if !read_again {
+                    read_again = true;
+                    if let Some(newer) = self.store.load_tokens(&self.key)?
+                        && newer.refresh_token != tokens.refresh_token
+                        && newer.issuer == tokens.issuer
+                    {
+                        if !newer.is_expired() {
+                            return self.adopt(session, newer).map(Renewal::Fresh);
+                        }
+                        tokens = newer;
+                        continue;
+                    }
+                }
+                return Ok(Renewal::Login(
+                    "the authorization server refused the stored refresh token (expired or revoked)"
+                        .to_owned(),
+                ));
+            }
+            if refused_with(&error, &["invalid_client", "unauthorized_client"]) {
+                self.forget_client(discovery).await?;
+                return Ok(Renewal::Login(
+                    "the authorization server no longer knows this client".to_owned(),
+                ));
+            }
+            return Ok(Renewal::Login(format!(
+                "the refresh failed ({})",
+                mcp_types::error_chain(&error)
+            )));
+        }
+    }
+
+    /// Forget the client stored for `discovery`'s issuer (never a configured one: that is
+    /// the user's to fix), so the next authorization registers anew.
+    async fn forget_client(&self, discovery: &Discovery) -> Result<(), AuthError> {
+        if self.config.client_id.is_some() {
+            return Ok(());
+        }
+        let scope = LockScope::Client(&discovery.issuer);
+        let _held = lock::acquire(self.store.as_ref(), scope, LOCK_WAIT).await?;
+        tracing::info!(issuer = %discovery.issuer, "the authorization server does not know the stored client: forgetting it");
+        self.store.remove_client(&discovery.issuer)
     }
 
     fn login_required(&self, reason: &str) -> AuthError {
@@ -305,12 +477,16 @@ impl OAuthProvider {
     ) -> Result<Option<AuthHeaders>, AuthError> {
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
+        check_saved(&session)?;
         let Some(tokens) = session.tokens.clone() else {
             return Ok(None);
         };
-        let tokens = if tokens.expires_within(REFRESH_MARGIN) {
-            // Else send the old one: the server's 401 starts the authorization.
-            self.renew(&mut session, None).await.unwrap_or(tokens)
+        let tokens = if tokens.due_for_refresh(REFRESH_MARGIN) {
+            match self.renew(&mut session, None).await? {
+                Renewal::Fresh(fresh) => fresh,
+                // Send the old one: the server's 401 starts the authorization.
+                Renewal::Login(_) => tokens,
+            }
         } else {
             tokens
         };
@@ -341,6 +517,7 @@ impl OAuthProvider {
         let challenge = www_authenticate.and_then(parse_bearer_or_dpop);
         let mut session = self.session.lock().await;
         self.load(&mut session)?;
+        check_saved(&session)?;
         if let Some(nonce) = dpop_nonce {
             self.dpop.set_rs_nonce(nonce);
             if status == 401
@@ -391,15 +568,19 @@ impl OAuthProvider {
                 return Ok(Some(authorization(tokens)));
             }
         }
-        if let Some(fresh) = self.renew(&mut session, challenge.as_ref()).await {
-            *lock(&self.state) = AuthState::Authorized;
-            return Ok(Some(authorization(&fresh)));
-        }
+        let reason = match self.renew(&mut session, challenge.as_ref()).await? {
+            Renewal::Fresh(fresh) => {
+                *lock(&self.state) = AuthState::Authorized;
+                return Ok(Some(authorization(&fresh)));
+            }
+            Renewal::Login(reason) => reason,
+        };
         session.tokens = None;
         if self.visitor.is_none() && self.config.grant == Grant::AuthorizationCode {
             *lock(&self.state) = AuthState::NeedsLogin;
-            return Err(self
-                .login_required("the server demands authorization and no usable token is stored"));
+            let error = self.login_required(&reason);
+            session.login_reason = Some(reason);
+            return Err(error);
         }
         let result = self
             .authorize(
@@ -412,6 +593,19 @@ impl OAuthProvider {
         self.settle(&result);
         result.map(|t| Some(authorization(&t)))
     }
+}
+
+/// The error of an earlier failed save of renewed tokens, again (see `Session::unsaved`).
+fn check_saved(session: &Session) -> Result<(), AuthError> {
+    match &session.unsaved {
+        Some(message) => Err(AuthError::Store(message.clone())),
+        None => Ok(()),
+    }
+}
+
+/// Whether `error` is the authorization server refusing with one of `codes`.
+fn refused_with(error: &AuthError, codes: &[&str]) -> bool {
+    matches!(error, AuthError::Refused { error, .. } if codes.contains(&error.as_str()))
 }
 
 /// `Authorization: Bearer <token>`, or `DPoP <token>` for a DPoP-bound one (its proof is
@@ -427,10 +621,10 @@ fn authorization(tokens: &StoredTokens) -> AuthHeaders {
 fn load_key(config: &OAuthConfig) -> Result<Option<SigningKey>, AuthError> {
     let pem = match (&config.private_key_pem, &config.private_key_file) {
         (Some(pem), _) => pem.expose().to_owned(),
-        (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
+        (None, Some(path)) => crate::local_files::read_text(path).map_err(|e| {
             AuthError::Config(format!(
-                "cannot read the private key {}: {e}",
-                path.display()
+                "the private key: {}",
+                crate::local_files::describe(&e)
             ))
         })?,
         (None, None) => return Ok(None),
@@ -482,5 +676,33 @@ impl AuthHook for OAuthProvider {
 
     fn max_retries(&self) -> usize {
         1 + self.config.max_step_ups as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_dev_zero_as_the_private_key_file_is_a_clear_error_at_once() {
+        // Issue 22 item 5. Before: a FIFO hung `OAuthProvider::new`; /dev/zero was read
+        // until memory ran out.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("key.pem");
+        crate::test_support::mkfifo(&fifo);
+        for (path, kind) in [(fifo, "FIFO"), ("/dev/zero".into(), "character device")] {
+            let mut config = OAuthConfig::new();
+            config.private_key_file = Some(path);
+            let err = crate::test_support::within_10s(move || load_key(&config).map(|_| ()))
+                .expect("bounded")
+                .unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, AuthError::Config(_)), "{text}");
+            assert!(
+                text.contains("not a regular file") && text.contains(kind),
+                "{text}"
+            );
+        }
     }
 }

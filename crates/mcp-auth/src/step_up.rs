@@ -59,7 +59,10 @@ impl StepUps {
         }
         let made = u32::try_from(self.recent.len()).unwrap_or(u32::MAX);
         if made >= config.max_step_ups_per_window {
-            return Err(AuthError::StepUpLimit { attempts: made });
+            return Err(AuthError::StepUpLimit {
+                attempts: made,
+                scopes: scopes.join(" "),
+            });
         }
         self.recent.push_back(now);
         Ok(())
@@ -114,8 +117,9 @@ mod tests {
         ups.admit(&config, None, &scopes("a")).unwrap();
         ups.admit(&config, None, &scopes("b")).unwrap();
         let err = ups.admit(&config, None, &scopes("c")).unwrap_err();
+        assert!(err.to_string().contains("(now: c)"), "{err}");
         assert!(
-            matches!(err, AuthError::StepUpLimit { attempts: 2 }),
+            matches!(err, AuthError::StepUpLimit { attempts: 2, .. }),
             "{err}"
         );
         ups.clear();

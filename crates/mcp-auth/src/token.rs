@@ -153,6 +153,18 @@ impl TokenRequest<'_> {
                 error: "invalid_response".to_owned(),
                 description: Some("the token response is not valid JSON".to_owned()),
             })?;
+        if !is_token68(response.access_token.expose()) {
+            // It goes in `Authorization: Bearer <token>` on every request: one that a header
+            // cannot carry (CR LF, a space, a control) would break every later request.
+            return Err(AuthError::Refused {
+                error: "invalid_response".to_owned(),
+                description: Some(
+                    "the access token is not a token68 (RFC 6750 §2.1: letters, digits, \
+                     `-._~+/`, then `=`), so no Authorization header can carry it; not stored"
+                        .to_owned(),
+                ),
+            });
+        }
         let dpop_bound = match response.token_type.as_deref() {
             None => false,
             Some(kind) if kind.eq_ignore_ascii_case("bearer") => false,
@@ -173,9 +185,11 @@ impl TokenRequest<'_> {
             tokens.dpop_key = Some(key.pkcs8().clone());
         }
         tokens.refresh_token = response.refresh_token;
+        let now = now_secs();
+        tokens.issued_at = Some(now);
         tokens.expires_at = response
             .expires_in
-            .map(|s| now_secs().saturating_add(Duration::from_secs(s).as_secs()));
+            .map(|s| now.saturating_add(Duration::from_secs(s).as_secs()));
         tokens.scopes = match response.scope {
             Some(scope) => crate::challenge::split_scopes(Some(&scope)),
             None => self.scopes.to_vec(),
@@ -233,6 +247,16 @@ impl TokenRequest<'_> {
     }
 }
 
+/// Whether `token` is a non-empty token68 (RFC 7235 §2.1; RFC 6750 §2.1 `b64token`), the
+/// syntax of the credentials of `Authorization: Bearer` and `DPoP`.
+fn is_token68(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
 /// The OAuth `error` code of a refusal, when its body has one.
 fn error_code(answer: &net::Answer) -> Option<&str> {
     #[derive(Deserialize)]
@@ -256,5 +280,35 @@ pub(crate) fn refusal(answer: &net::Answer, otherwise: &str) -> AuthError {
             error: format!("HTTP {}", answer.status),
             description: Some(otherwise.to_owned()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_token68;
+
+    #[test]
+    fn only_a_token68_can_be_a_bearer_token() {
+        for good in [
+            "abc",
+            "a-b.c_d~e+f/g",
+            "eyJhbGciOi.eyJzdWIi.sig==",
+            "at_123",
+        ] {
+            assert!(is_token68(good), "{good}");
+        }
+        for bad in [
+            "",
+            "=",
+            "a b",
+            "a\r\nX-Injected: 1",
+            "a\nb",
+            "tab\t",
+            "é",
+            "a=b",
+            "a,b",
+        ] {
+            assert!(!is_token68(bad), "{bad:?}");
+        }
     }
 }

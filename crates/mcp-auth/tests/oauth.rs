@@ -31,7 +31,13 @@ struct Faults {
     insecure_as: bool,
     /// The authorization server metadata offers PKCE with `plain` only.
     no_s256: bool,
+    /// No protected resource metadata (a 2025-03-26 server), and authorization server
+    /// metadata at the origin that claims another issuer.
+    claims_other_issuer: bool,
 }
+
+/// The issuer a `claims_other_issuer` server claims.
+const OTHER_ISSUER: &str = "https://other-as.example";
 
 #[derive(Default)]
 struct Counters {
@@ -170,6 +176,10 @@ fn route(
 ) -> String {
     let url = Url::parse(&format!("{base}{target}")).unwrap();
     match (method, url.path()) {
+        (
+            "GET",
+            "/.well-known/oauth-protected-resource/mcp" | "/.well-known/oauth-protected-resource",
+        ) if faults.claims_other_issuer => response(404, &[], "{}"),
         ("GET", "/.well-known/oauth-protected-resource/mcp") => {
             let server = if faults.insecure_as {
                 "http://as.example.com"
@@ -186,7 +196,7 @@ fn route(
             200,
             &[],
             &serde_json::json!({
-                "issuer": base,
+                "issuer": if faults.claims_other_issuer { OTHER_ISSUER } else { base },
                 "authorization_endpoint": format!("{base}/authorize"),
                 "token_endpoint": format!("{base}/token"),
                 "registration_endpoint": format!("{base}/register"),
@@ -252,7 +262,7 @@ fn route(
             let mut tokens = valid.lock().unwrap();
             tokens.clear();
             tokens.push(token.clone());
-            let expires = if faults.short_lived { 1 } else { 3600 };
+            let expires = if faults.short_lived { 0 } else { 3600 };
             response(
                 200,
                 &[],
@@ -534,6 +544,78 @@ async fn the_loopback_listener_binds_loopback_and_takes_one_callback() {
     assert!(get(port, "/callback?code=again").await.is_none());
 }
 
+/// Wait (bounded) until something listens on 127.0.0.1:`port`; the connection made (idle).
+async fn connect_when_listening(port: u16) -> tokio::net::TcpStream {
+    for _ in 0..250 {
+        if let Ok(stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
+            return stream;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("nothing listens on 127.0.0.1:{port}");
+}
+
+fn loopback_visit(
+    timeout: Duration,
+) -> (
+    u16,
+    tokio::task::JoinHandle<Result<AuthorizationResponse, AuthError>>,
+) {
+    let visitor = LoopbackVisitor::new(None, "/callback")
+        .unwrap()
+        .with_opener(BrowserOpener::Print)
+        .with_timeout(timeout);
+    let port = visitor.redirect_uri().port().unwrap();
+    let visit = tokio::spawn(async move {
+        let url = Url::parse("https://as.example/authorize?state=s1").unwrap();
+        visitor.visit(&url).await
+    });
+    (port, visit)
+}
+
+#[tokio::test]
+async fn idle_local_connections_do_not_hold_up_the_callback() {
+    // Issue 22 item 10. Before: connections were served one at a time, 10 s each, so an
+    // idle one ahead of the callback outlasted this login's 8 s.
+    let (port, visit) = loopback_visit(Duration::from_secs(8));
+    let mut idle = vec![connect_when_listening(port).await];
+    for _ in 0..2 {
+        idle.push(
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .unwrap(),
+        );
+    }
+    let status = tokio::time::timeout(
+        Duration::from_secs(20),
+        get(port, "/callback?code=c0de&state=s1"),
+    )
+    .await
+    .expect("the callback is answered");
+    assert!(
+        status.as_deref().is_some_and(|s| s.contains("200")),
+        "{status:?}"
+    );
+    let response = visit.await.unwrap().unwrap();
+    assert_eq!(response.code, Some(Secret::new("c0de")));
+    drop(idle);
+}
+
+#[tokio::test]
+async fn a_callback_with_another_state_gets_an_error_page_and_the_login_goes_on() {
+    // Issue 22 item 10. Before: any local request on the callback path ended the login.
+    let (port, visit) = loopback_visit(Duration::from_secs(20));
+    drop(connect_when_listening(port).await);
+    let forged = get(port, "/callback?code=evil&state=forged").await.unwrap();
+    assert!(forged.contains("400"), "{forged}");
+    assert!(!visit.is_finished(), "the login still waits");
+    let status = get(port, "/callback?code=c0de&state=s1").await.unwrap();
+    assert!(status.contains("200"), "{status}");
+    let response = visit.await.unwrap().unwrap();
+    assert_eq!(response.code, Some(Secret::new("c0de")));
+    assert_eq!(response.state.as_deref(), Some("s1"));
+}
+
 #[tokio::test]
 async fn the_loopback_listener_gives_up_after_its_timeout() {
     let visitor = LoopbackVisitor::new(None, "callback")
@@ -675,4 +757,79 @@ async fn an_authorization_server_without_pkce_s256_is_refused_before_anything_is
     assert!(matches!(err, AuthError::PkceUnsupported { .. }), "{err:?}");
     assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 0);
     assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn metadata_claiming_another_issuer_is_refused_without_resource_metadata_too() {
+    // Issue 22 item 1. Before: without resource metadata the issuer went unchecked and
+    // keyed the stored client, so the other issuer's client and secret were sent here.
+    let server = start(Faults {
+        claims_other_issuer: true,
+        ..Faults::default()
+    })
+    .await;
+    let store = Arc::new(MemoryTokenStore::new());
+    let mut other = RegisteredClient::new("other-client");
+    other.client_secret = Some(Secret::new("client-SECRET"));
+    store.save_client(OTHER_ISSUER, &other).unwrap();
+    let url: Url = format!("{}/mcp", server.base).parse().unwrap();
+    let p = OAuthProvider::new(url, OAuthConfig::new(), client())
+        .unwrap()
+        .with_store(Arc::clone(&store) as Arc<dyn TokenStore>)
+        .with_visitor(Arc::new(HeadlessVisitor::new(client())));
+    let err = p.login().await.unwrap_err();
+    assert!(matches!(err, AuthError::IssuerMismatch { .. }), "{err:?}");
+    assert_eq!(server.counters.registrations.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.authorizations.load(Ordering::SeqCst), 0);
+    assert_eq!(server.counters.code_grants.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn the_loopback_visitor_listens_where_the_stored_client_was_registered_when_it_can() {
+    let visitor = LoopbackVisitor::new(None, "/callback")
+        .unwrap()
+        .with_opener(BrowserOpener::Print);
+    // A free port another login registered: this login listens there.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let registered = vec![format!("http://127.0.0.1:{port}/callback")];
+    let round = visitor.begin(&registered).await.unwrap();
+    assert_eq!(round.redirect_uri().as_str(), registered[0]);
+    // Busy (here: by that round): another port, so the provider registers again.
+    let other = visitor.begin(&registered).await.unwrap();
+    assert_ne!(other.redirect_uri().port(), Some(port));
+    assert_eq!(other.redirect_uri().path(), "/callback");
+    drop((round, other));
+    // A configured port is the only one.
+    let fixed = LoopbackVisitor::new(Some(port), "/callback").unwrap();
+    let round = fixed.begin(&[]).await.unwrap();
+    assert_eq!(round.redirect_uri().port(), Some(port));
+    let err = fixed.begin(&[]).await.err().unwrap();
+    assert!(
+        err.to_string().contains("configured callback port"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_login_replaces_a_stored_token_file_that_cannot_be_read() {
+    let server = start(Faults::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn TokenStore> = Arc::new(FileTokenStore::new(dir.path()));
+    let url: Url = format!("{}/mcp", server.base).parse().unwrap();
+    let good = StoredTokens::new("x", Secret::new("x"));
+    store.save_tokens(url.as_str(), &good).unwrap();
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("tokens-"))
+        .unwrap();
+    std::fs::write(&file, "{ not json").unwrap();
+    let p = OAuthProvider::new(url.clone(), OAuthConfig::new(), client())
+        .unwrap()
+        .with_store(Arc::clone(&store))
+        .with_visitor(Arc::new(HeadlessVisitor::new(client())));
+    p.login().await.unwrap();
+    assert!(store.load_tokens(url.as_str()).unwrap().is_some());
 }

@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use clap::{ArgAction, Parser, Subcommand, ValueEnum};
 
 const AFTER_HELP: &str = "\
-Servers come from --config PATH, else ./.mcp.json, else ./mcp.json (the mcpServers or servers
-format of Claude, Cursor and VS Code), or from --stdio / --url (a server named \"adhoc\").
-Without any of these, a bundled demo server named \"demo\" is used: try `mcp tools` and
-`mcp call demo echo '{\"text\":\"hi\"}'`.
+Servers come from --config PATH; else from the project's files (./.mcp.json, ./mcp.json, and
+those of other clients where they keep them: .vscode/mcp.json, .cursor/mcp.json) merged with
+your own ($XDG_CONFIG_HOME/mcp/mcp.json, else ~/.config/mcp/mcp.json), project entries
+winning; or from --stdio / --url (a server named \"adhoc\"). `mcp list` shows which and
+where. Without any of these, a bundled demo server named \"demo\" is used: try `mcp tools`
+and `mcp call demo echo '{\"text\":\"hi\"}'`.
 
 Exit status:
   0   success
@@ -65,13 +67,23 @@ mod examples {
   mcp --json watch demo test://static/hello   # one JSON line per update";
     pub(super) const ADD: &str = "Examples:
   mcp add git -- uvx mcp-server-git --repository .
-  mcp add docs --url https://example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
+  mcp add --transport http docs https://example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
+  mcp add --scope user -e GITHUB_TOKEN='${GITHUB_TOKEN}' github -- npx -y @modelcontextprotocol/server-github
+  mcp add docs --url https://example.com/mcp
   mcp --config ~/.cursor/mcp.json add fs -- npx -y @modelcontextprotocol/server-filesystem .";
     pub(super) const REMOVE: &str = "Examples:
-  mcp remove git";
+  mcp remove git
+  mcp remove --scope user github";
+    pub(super) const LIST: &str = "Examples:
+  mcp list
+  mcp --json list";
+    pub(super) const GET: &str = "Examples:
+  mcp get docs
+  mcp --json get docs";
     pub(super) const LOGIN: &str = "Examples:
   mcp login tracker                                  # opens the browser ($BROWSER if set)
   mcp --url https://mcp.example.com/mcp login        # the server \"adhoc\"
+  mcp login tracker --no-browser                     # over SSH: paste the address the browser ends on
   BROWSER=echo mcp login tracker                     # print the URL instead of opening it";
     pub(super) const LOGOUT: &str = "Examples:
   mcp logout tracker
@@ -79,7 +91,11 @@ mod examples {
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
-  mcp completions fish > ~/.config/fish/completions/mcp.fish";
+  mcp completions fish > ~/.config/fish/completions/mcp.fish
+  mcp completions powershell >> $PROFILE";
+    pub(super) const MAN: &str = "Examples:
+  mcp man > ~/.local/share/man/man1/mcp.1 && man mcp
+  mcp man call > ~/.local/share/man/man1/mcp-call.1";
 }
 
 /// Inspect and call MCP (Model Context Protocol) servers.
@@ -102,10 +118,22 @@ pub(crate) struct GlobalArgs {
     /// command).
     #[arg(long, global = true)]
     pub json: bool,
-    /// Timeout of each request in milliseconds, the handshake included (0 disables it;
-    /// default: MCP_TIMEOUT_MS, else the server's configured `timeout`, else 30000).
+    /// Timeout of each request in milliseconds, the handshake and tool calls included
+    /// unless --startup-timeout or --tool-timeout say otherwise (0 disables it; default:
+    /// MCP_TIMEOUT_MS, else the server's configured `timeout`, else 30000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
+    /// Timeout of a server's start in milliseconds: spawning it, the handshake and the first
+    /// listing (0 disables it; default: --timeout, else the server's `startupTimeout`, else
+    /// its `timeout`, else 30000). A server that downloads itself at first start (npx, uvx)
+    /// may need minutes.
+    #[arg(long, global = true, value_name = "MS")]
+    pub startup_timeout: Option<u64>,
+    /// Timeout of each tool call in milliseconds; progress the tool reports restarts it, up
+    /// to ten times this in all (0 disables it; default: --timeout, else the server's
+    /// `toolTimeout`, else its `timeout`, else 30000).
+    #[arg(long, global = true, value_name = "MS")]
+    pub tool_timeout: Option<u64>,
     /// Log to stderr (-v info, -vv debug, -vvv trace; RUST_LOG refines it).
     #[arg(short, long, global = true, action = ArgAction::Count)]
     pub verbose: u8,
@@ -125,7 +153,7 @@ pub(crate) struct GlobalArgs {
     pub url: Option<String>,
     /// An HTTP header sent with every request to --url, as 'Name: value' (repeatable),
     /// e.g. --header 'Authorization: Bearer TOKEN'. Values are never logged.
-    #[arg(long, global = true, value_name = "NAME: VALUE", requires = "url")]
+    #[arg(long, global = true, value_name = "NAME: VALUE")]
     pub header: Vec<String>,
     /// Offer this directory to servers as a root (repeatable): declares the roots
     /// capability and answers roots/list with its file:// URI.
@@ -146,9 +174,25 @@ pub(crate) struct GlobalArgs {
     /// and elsewhere sampling is not offered to servers.
     #[arg(long, global = true, value_name = "CMD")]
     pub sampling_command: Option<String>,
-    /// Transport for --url.
+    /// Transport for --url (and for `mcp add`; default there: stdio with a command, http
+    /// with a URL).
     #[arg(long, global = true, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
+    /// Where OAuth tokens are kept: `file` (private files under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth) or `keyring` (the OS keyring). Default: MCP_TOKEN_STORE, else
+    /// the keyring on macOS and Windows and files elsewhere (Linux's kernel keyring
+    /// forgets at reboot).
+    #[arg(long, global = true, value_enum, value_name = "STORE")]
+    pub token_store: Option<TokenStoreArg>,
+}
+
+/// `--token-store`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TokenStoreArg {
+    /// Private files (directory 0700, files 0600).
+    File,
+    /// The OS keyring.
+    Keyring,
 }
 
 /// `--transport`.
@@ -156,6 +200,8 @@ pub(crate) struct GlobalArgs {
 pub(crate) enum TransportArg {
     /// Streamable HTTP, falling back to legacy SSE.
     Auto,
+    /// A local command (`mcp add NAME -- CMD ARGS...`).
+    Stdio,
     /// Streamable HTTP.
     Http,
     /// Legacy HTTP+SSE.
@@ -167,6 +213,7 @@ impl TransportArg {
     pub(crate) fn kind(self) -> mcp_client::TransportKind {
         match self {
             Self::Auto => mcp_client::TransportKind::Auto,
+            Self::Stdio => mcp_client::TransportKind::Stdio,
             Self::Http => mcp_client::TransportKind::Http,
             Self::Sse => mcp_client::TransportKind::Sse,
         }
@@ -365,24 +412,50 @@ pub(crate) enum Command {
         #[arg(help = "[SERVER] URI", value_name = "ARGS", required = true, num_args = 1..=2)]
         words: Vec<String>,
     },
-    /// Add a server to ./.mcp.json (or the --config file), keeping its comments and format.
+    /// Add a server to the project's ./.mcp.json (or your own config with --scope user, or
+    /// the --config file), keeping the file's comments and format.
     ///
-    /// The server is the command after `--`, or --url URL (with --header and --transport).
-    /// A new ./.mcp.json is created when there is none.
+    /// The server is the command after `--` (a local server), or a URL (a remote one, with
+    /// --header and --transport http|sse; "type" is written, as Claude Code wants it). A new
+    /// file is created when there is none.
     #[command(
-        override_usage = "mcp add NAME -- CMD [ARGS]...\n       mcp add NAME --url URL [--header 'NAME: VALUE']...",
+        override_usage = "mcp add [--scope project|user] [--transport stdio|http|sse] [-e KEY=VALUE]... [--header 'NAME: VALUE']... NAME (URL | -- CMD [ARGS]...)\n       mcp add NAME --url URL [--header 'NAME: VALUE']...",
         after_help = examples::ADD
     )]
     Add {
+        /// Where to write it: `project` (./.mcp.json, the default) or `user` (your own
+        /// mcp.json in the config directory, for every project).
+        #[arg(long, value_enum, value_name = "SCOPE")]
+        scope: Option<ScopeArg>,
+        /// An environment variable of a local server, as KEY=VALUE (repeatable); write
+        /// '${VAR}' to have it taken from your environment when the server starts.
+        #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+        env: Vec<String>,
         /// The server's name.
         name: String,
+        /// The URL of a remote server.
+        #[arg(id = "server_url", value_name = "URL")]
+        url: Option<String>,
         /// The command and its arguments, after `--`.
         #[arg(last = true, value_name = "CMD")]
         command: Vec<String>,
     },
-    /// Remove a server from ./.mcp.json (or the --config file), keeping the rest as it is.
+    /// Remove a server from the file that configures it (the project's ./.mcp.json, or your
+    /// own config), keeping the rest as it is.
     #[command(after_help = examples::REMOVE)]
     Remove {
+        /// Which file: `project` or `user` (default: the one that has it).
+        #[arg(long, value_enum, value_name = "SCOPE")]
+        scope: Option<ScopeArg>,
+        /// The server's name.
+        name: String,
+    },
+    /// List the configured servers and where each comes from, without connecting to any.
+    #[command(after_help = examples::LIST)]
+    List,
+    /// Show one configured server's entry, its secrets masked, without connecting.
+    #[command(after_help = examples::GET)]
+    Get {
         /// The server's name.
         name: String,
     },
@@ -390,12 +463,18 @@ pub(crate) enum Command {
     /// (or use the configured client), open the authorization page in the browser
     /// ($BROWSER, a program given the URL, else the platform opener, else the URL is
     /// printed) and take the redirect on a one-time 127.0.0.1 listener. The tokens are
-    /// stored (files readable by you only, under MCP_CONFIG_DIR, else
-    /// ~/.config/mcp/oauth) and refreshed by later commands.
+    /// stored (see --token-store: files readable by you only, under MCP_CONFIG_DIR, else
+    /// ~/.config/mcp/oauth, or the OS keyring) and refreshed by later commands.
     #[command(after_help = examples::LOGIN)]
     Login {
         /// The server (optional when there is only one).
         server: Option<String>,
+        /// Open no browser (SSH, a container): print the authorization URL, then take the
+        /// redirect either on the 127.0.0.1 listener (a browser on this machine) or as the
+        /// address the browser ended on, pasted here (a browser anywhere else). Needs a
+        /// terminal.
+        #[arg(long)]
+        no_browser: bool,
     },
     /// Forget a server's stored OAuth tokens: the next command needs `mcp login` again.
     #[command(after_help = examples::LOGOUT)]
@@ -403,12 +482,27 @@ pub(crate) enum Command {
         /// The server (optional when there is only one).
         server: Option<String>,
     },
-    /// Print a shell completion script for bash, zsh or fish on stdout.
+    /// Print a shell completion script for bash, zsh, fish or PowerShell on stdout.
     #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: CompletionShell,
     },
+    /// Print the manual page (roff) of mcp, or of one of its commands, on stdout.
+    #[command(after_help = examples::MAN)]
+    Man {
+        /// The command whose page to print (default: mcp itself, which lists them all).
+        command: Option<String>,
+    },
+}
+
+/// `--scope`: which configuration file `add` and `remove` edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ScopeArg {
+    /// The project's ./.mcp.json, shared with the repository.
+    Project,
+    /// Your own mcp.json in the config directory, for every project.
+    User,
 }
 
 /// `completions SHELL`.
@@ -420,4 +514,7 @@ pub(crate) enum CompletionShell {
     Zsh,
     /// Fish.
     Fish,
+    /// PowerShell.
+    #[value(name = "powershell")]
+    PowerShell,
 }

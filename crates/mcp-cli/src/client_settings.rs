@@ -27,6 +27,10 @@ const MAX_ANSWERS_BYTES: u64 = 1024 * 1024;
 pub(crate) struct ClientSettings {
     /// `--timeout`.
     pub timeout_ms: Option<u64>,
+    /// `--startup-timeout`.
+    pub startup_timeout_ms: Option<u64>,
+    /// `--tool-timeout`.
+    pub tool_timeout_ms: Option<u64>,
     /// `--root`, as `file://` roots.
     pub roots: Vec<Root>,
     /// `--log-level`: sent as `logging/setLevel` after connecting.
@@ -35,7 +39,7 @@ pub(crate) struct ClientSettings {
     pub elicitor: Option<Elicitor>,
     /// Who answers sampling: `--sampling-command`, else the terminal, else nobody.
     pub sampler: Option<Sampler>,
-    /// Where OAuth tokens are kept: `MCP_TOKEN_STORE`.
+    /// Where OAuth tokens are kept: `--token-store`, else `MCP_TOKEN_STORE`.
     #[cfg(feature = "oauth")]
     pub token_store: crate::token_store::ChosenStore,
 }
@@ -50,7 +54,10 @@ impl ClientSettings {
             .collect::<Result<_, _>>()?;
         let terminal = crate::ask::on_terminal();
         let elicitor = match &global.answers {
-            Some(path) => Some(Elicitor::Answers(Arc::new(read_answers(path)?))),
+            Some(path) => Some(Elicitor::Answers(Arc::new((
+                path.clone(),
+                read_answers(path)?,
+            )))),
             None => terminal.then_some(Elicitor::Terminal),
         };
         let sampler = match &global.sampling_command {
@@ -67,13 +74,32 @@ impl ClientSettings {
         };
         Ok(Self {
             timeout_ms: global.timeout,
+            startup_timeout_ms: global.startup_timeout,
+            tool_timeout_ms: global.tool_timeout,
             roots,
             log_level: global.log_level.map(|l| l.level()),
             elicitor,
             sampler,
             #[cfg(feature = "oauth")]
-            token_store: crate::token_store::ChosenStore::from_env()?,
+            token_store: crate::token_store::ChosenStore::choose(global.token_store)?,
         })
+    }
+
+    /// The client capabilities this run does not declare (it cannot answer them), which a
+    /// server may gate tools on.
+    pub(crate) fn undeclared(&self) -> Vec<crate::hidden_tools::Capability> {
+        use crate::hidden_tools::Capability;
+        let mut undeclared = Vec::new();
+        if self.sampler.is_none() {
+            undeclared.push(Capability::Sampling);
+        }
+        if self.elicitor.is_none() {
+            undeclared.push(Capability::Elicitation);
+        }
+        if self.roots.is_empty() {
+            undeclared.push(Capability::Roots);
+        }
+        undeclared
     }
 
     /// The options of every client.
@@ -83,6 +109,12 @@ impl ClientSettings {
             // `--timeout` is a per-call override: it must beat MCP_TIMEOUT_MS for every
             // request, not only tools/call.
             options = options.with_request_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = self.startup_timeout_ms {
+            options = options.with_startup_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = self.tool_timeout_ms {
+            options = options.with_tool_timeout(Duration::from_millis(ms));
         }
         if !self.roots.is_empty() {
             options = options.with_roots(self.roots.clone());
@@ -94,13 +126,14 @@ impl ClientSettings {
                 Elicitor::Terminal => ElicitationModes::ALL,
             };
             let elicitor = elicitor.clone();
-            options = options.with_elicitation(modes, move |params, _context| {
-                elicitor.clone().answer(params)
+            options = options.with_elicitation(modes, move |params, context| {
+                elicitor.clone().answer(params, context)
             });
         }
         if let Some(sampler) = &self.sampler {
             let sampler = sampler.clone();
-            options = options.with_sampling(move |params, _context| sampler.clone().answer(params));
+            options = options
+                .with_sampling(move |params, context| sampler.clone().answer(params, context));
         }
         options
     }

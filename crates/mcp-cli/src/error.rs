@@ -33,10 +33,12 @@ pub(crate) enum CliError {
     #[error("{}", error_chain(.0.as_ref()))]
     Config(Arc<ConfigError>),
     /// A server name that is not configured.
-    #[error("server \"{name}\": not configured ({known})")]
+    #[error("server \"{name}\": not configured{suggestion} ({known})")]
     UnknownServer {
         /// The name asked for.
         name: String,
+        /// `; did you mean "NAME"?`, or nothing.
+        suggestion: String,
         /// "configured: a, b" or where we looked.
         known: String,
     },
@@ -67,12 +69,21 @@ pub(crate) enum CliError {
         after: Duration,
     },
     /// The manager gave up on the server, or it was disconnected meanwhile.
-    #[error("server \"{server}\": {}", error_chain(cause.as_ref()))]
+    #[error("server \"{server}\": {}", manager_text(cause))]
     Manager {
         /// The server.
         server: String,
         /// What the manager says (boxed: it can hold a client error, which is large).
         cause: Box<ManagerError>,
+    },
+    /// OAuth failed outside a request (`login`, `logout`, setting the provider up).
+    #[cfg(feature = "oauth")]
+    #[error("server \"{server}\": {}", error_chain(cause.as_ref()))]
+    OAuth {
+        /// The server, as the user named it.
+        server: String,
+        /// What failed (never holds a secret).
+        cause: Box<mcp_client::oauth::AuthError>,
     },
     /// A tool the configuration's `enabledTools`/`disabledTools` hide.
     #[error(
@@ -146,6 +157,9 @@ pub(crate) enum CliError {
     /// Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+    /// Ctrl-C in the shell: the command was cancelled, the shell goes on.
+    #[error("cancelled (Ctrl-C)")]
+    Cancelled,
     /// SIGTERM or SIGHUP: the servers were shut down before exiting.
     #[error("stopped by {}", .0.name())]
     Stopped(crate::signals::Stop),
@@ -188,6 +202,11 @@ impl From<ManagerError> for CliError {
             ManagerError::ConnectTimeout { server, after } => {
                 Self::ConnectTimeout { server, after }
             }
+            #[cfg(feature = "oauth")]
+            ManagerError::OAuth { server, source } => Self::OAuth {
+                server,
+                cause: Box::new(source),
+            },
             other => {
                 let server = match &other {
                     ManagerError::UnknownServer(server)
@@ -196,7 +215,10 @@ impl From<ManagerError> for CliError {
                     | ManagerError::NotConnected { server, .. }
                     | ManagerError::ReconnectStorm { server, .. }
                     | ManagerError::Auth { server, .. }
+                    | ManagerError::Skill { server, .. }
                     | ManagerError::TaskLost { server, .. } => server.clone(),
+                    #[cfg(feature = "oauth")]
+                    ManagerError::OAuth { server, .. } => server.clone(),
                     // Tool-name errors: the CLI calls tools by server, so none arise.
                     _ => String::new(),
                 };
@@ -206,6 +228,36 @@ impl From<ManagerError> for CliError {
                 }
             }
         }
+    }
+}
+
+/// What the manager says about a server, without naming the server again: the CLI's
+/// line starts with `server "NAME": ` already, and the manager's texts name it too
+/// (`MCP server "NAME" is failed`), or name only it and keep the cause as `source()`.
+fn manager_text(error: &ManagerError) -> String {
+    match error {
+        ManagerError::UnknownServer(_) => "not configured".to_owned(),
+        ManagerError::Disabled(_) => "disabled".to_owned(),
+        ManagerError::Cancelled(_) => "was disconnected or removed".to_owned(),
+        ManagerError::NotConnected { status, .. } => format!("not connected ({status})"),
+        ManagerError::ConnectTimeout { after, .. } => {
+            format!("did not connect within {} ms", after.as_millis())
+        }
+        ManagerError::ReconnectStorm { limit, window, .. } => format!(
+            "keeps closing after connecting ({limit} reconnects within {} s); not reconnecting until asked to",
+            window.as_secs_f64()
+        ),
+        ManagerError::TaskLost {
+            task_id, source, ..
+        } => format!(
+            "task {task_id} was lost with the connection: {}",
+            error_chain(source.as_ref())
+        ),
+        // The variants that only name the server: their cause says what happened.
+        other => match std::error::Error::source(other) {
+            Some(cause) => error_chain(cause).to_string(),
+            None => error_chain(other).to_string(),
+        },
     }
 }
 
@@ -246,6 +298,10 @@ impl CliError {
             Self::Disabled { .. } => "disabled",
             Self::Client { cause, .. } => cause.kind(),
             Self::Manager { cause, .. } => cause.kind(),
+            #[cfg(feature = "oauth")]
+            Self::OAuth { cause, .. } if cause.is_login_required() => "login_required",
+            #[cfg(feature = "oauth")]
+            Self::OAuth { .. } => "oauth",
             Self::ConnectTimeout { .. } => "timeout",
             Self::ToolFiltered { .. } => "tool_filtered",
             Self::UnknownTool { .. } => "unknown_tool",
@@ -254,7 +310,7 @@ impl CliError {
             Self::ToolError { .. } => "tool_error",
             Self::Usage(_) => "usage",
             Self::Untrusted { .. } => "untrusted",
-            Self::Interrupted | Self::Stopped(_) => "interrupted",
+            Self::Interrupted | Self::Cancelled | Self::Stopped(_) => "interrupted",
             Self::DemoExecutable(_) | Self::Stdin(_) | Self::Runtime(_) => "io",
             Self::Skill { cause, .. } => match cause.as_ref() {
                 mcp_client::SkillError::Client(e) => e.kind(),
@@ -276,6 +332,8 @@ impl CliError {
             Self::Manager { cause, .. } => {
                 cause.needs_login() || cause.client_error().is_some_and(client_needs)
             }
+            #[cfg(feature = "oauth")]
+            Self::OAuth { cause, .. } => cause.is_login_required(),
             _ => false,
         }
     }
@@ -295,11 +353,14 @@ impl CliError {
             | Self::Closed { server, .. }
             | Self::ToolError { server, .. }
             | Self::Skill { server, .. } => Some(server),
+            #[cfg(feature = "oauth")]
+            Self::OAuth { server, .. } => Some(server),
             Self::Save { .. } => None,
             Self::Usage(_)
             | Self::EditConfig(_)
             | Self::Untrusted { .. }
             | Self::Interrupted
+            | Self::Cancelled
             | Self::Stopped(_)
             | Self::DemoExecutable(_)
             | Self::Stdin(_)
@@ -328,12 +389,30 @@ impl CliError {
             // A timeout anywhere (a call, a read) says how to allow more time.
             Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
                 format!(
-                    "{self}; the server may just be slow: raise the limit with --timeout MS (0 disables it)"
+                    "{self}; the server may just be slow: raise the limit with {} MS (0 disables it)",
+                    self.timeout_flag()
                 )
             }
             _ => self.to_string(),
         };
         one_line(&mcp_types::redact_urls_in(&text))
+    }
+
+    /// The flag that raises the timeout this error is about: `--tool-timeout` for a tool
+    /// call, `--startup-timeout` for a server's start, else `--timeout`.
+    pub(crate) fn timeout_flag(&self) -> &'static str {
+        match self {
+            Self::Explained { error, .. } => error.timeout_flag(),
+            Self::ConnectTimeout { .. } => "--startup-timeout",
+            Self::Client { cause, .. } => match cause.as_ref() {
+                mcp_client::Error::HandshakeTimeout { .. } => "--startup-timeout",
+                mcp_client::Error::Session(mcp_client::SessionError::Timeout {
+                    method, ..
+                }) if method.starts_with(mcp_types::methods::TOOLS_CALL) => "--tool-timeout",
+                _ => "--timeout",
+            },
+            _ => "--timeout",
+        }
     }
 
     /// The JSON-RPC error code, when the server answered with an error.
@@ -410,7 +489,195 @@ mod tests {
         });
         assert_eq!(
             manager.to_string(),
-            "server \"s\": MCP server \"s\": task t1 was lost with the connection: Transport closed"
+            "server \"s\": task t1 was lost with the connection: Transport closed"
         );
+    }
+
+    /// A part of `text` (between `: ` or `; `) that repeats the part before it, or a longer
+    /// part seen twice: `MCP error -32602: MCP error -32602: …`, `login required: login
+    /// required for …`, `server "s": MCP server "s": …`.
+    fn repeated_part(text: &str) -> Option<String> {
+        let parts: Vec<&str> = text
+            .split(": ")
+            .flat_map(|p| p.split("; "))
+            .map(str::trim)
+            .filter(|p| p.len() >= 4)
+            .collect();
+        for pair in parts.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            if b.starts_with(a) || b.ends_with(a) || a.ends_with(b) {
+                return Some(format!("{a:?} then {b:?}"));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        parts
+            .iter()
+            .filter(|p| p.len() >= 12)
+            .find(|p| !seen.insert(**p))
+            .map(|p| format!("{p:?} twice"))
+    }
+
+    #[test]
+    fn no_error_kind_repeats_a_prefix() {
+        use mcp_client::{Error as ClientError, SessionError};
+        use std::time::Duration;
+
+        let rpc = |message: &str| {
+            ClientError::from(SessionError::Rpc(mcp_types::ErrorObject::new(
+                -32602, message,
+            )))
+        };
+        let http = |status: u16, body: &str| {
+            ClientError::from(SessionError::from(mcp_jsonrpc_http(status, body)))
+        };
+        let login = ClientError::from(SessionError::from(mcp_client_http_login(
+            "login required for https://x.example/mcp: no stored token",
+        )));
+        let client = |e: ClientError| CliError::client("s", e, None);
+        let manager = |e: ManagerError| CliError::from(e);
+        let config =
+            mcp_manager::config::McpConfig::from_str("{\"mcpServers\": {\"a\": 1}}", "./.mcp.json")
+                .unwrap()
+                .into_parts()
+                .1
+                .remove(0)
+                .1;
+        let errors = vec![
+            CliError::from(config),
+            CliError::UnknownServer {
+                name: "s".into(),
+                suggestion: "; did you mean \"a\"?".into(),
+                known: "known: a, b; from ./.mcp.json".into(),
+            },
+            CliError::Disabled {
+                name: "s".into(),
+                source_name: "./.mcp.json".into(),
+            },
+            client(rpc("MCP error -32602: Tool nosuch not found")),
+            client(rpc("Invalid params")),
+            client(http(
+                404,
+                "<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>",
+            )),
+            client(http(500, "")),
+            client(login),
+            client(
+                SessionError::Timeout {
+                    method: "tools/call".into(),
+                    after: Duration::from_millis(5),
+                }
+                .into(),
+            ),
+            client(ClientError::closed()),
+            client(ClientError::NotInRevision {
+                method: "ping".into(),
+                revision: "2026-07-28".into(),
+            }),
+            CliError::ConnectTimeout {
+                server: "s".into(),
+                after: Duration::from_secs(1),
+            },
+            manager(ManagerError::UnknownServer("s".into())),
+            manager(ManagerError::Disabled("s".into())),
+            manager(ManagerError::Cancelled("s".into())),
+            manager(ManagerError::NotConnected {
+                server: "s".into(),
+                status: "failed",
+            }),
+            manager(ManagerError::ReconnectStorm {
+                server: "s".into(),
+                limit: 5,
+                window: Duration::from_secs(60),
+            }),
+            manager(ManagerError::TaskLost {
+                server: "s".into(),
+                task_id: "t1".into(),
+                source: Box::new(ClientError::closed()),
+            }),
+            manager(ManagerError::Skill {
+                server: "s".into(),
+                source: Box::new(mcp_client::SkillError::Client(ClientError::closed())),
+            }),
+            #[cfg(feature = "oauth")]
+            manager(ManagerError::OAuth {
+                server: "s".into(),
+                source: mcp_client::oauth::AuthError::LoginRequired {
+                    server: "https://x.example/mcp".into(),
+                    reason: "no stored token".into(),
+                },
+            }),
+            CliError::ToolFiltered {
+                server: "s".into(),
+                tool: "t".into(),
+            },
+            CliError::UnknownTool {
+                server: "s".into(),
+                tool: "t".into(),
+                known: "a, b".into(),
+            },
+            CliError::Explained {
+                error: Box::new(client(http(404, "Not Found"))),
+                hint: "check the URL".into(),
+            },
+            CliError::EditConfig("./.mcp.json: no server \"s\"".into()),
+            CliError::Unsupported {
+                server: "s".into(),
+                what: "resources".into(),
+            },
+            CliError::Closed { server: "s".into() },
+            CliError::ToolError {
+                server: "s".into(),
+                tool: "t".into(),
+            },
+            CliError::Untrusted {
+                path: "./.mcp.json".into(),
+                reason: "it starts commands".into(),
+            },
+            CliError::Usage("call: expected [SERVER] TOOL [ARGS]...".into()),
+            CliError::DemoExecutable(std::io::Error::other("gone")),
+            CliError::Interrupted,
+            CliError::Cancelled,
+            CliError::Stopped(crate::signals::Stop::Terminate),
+            CliError::Runtime(std::io::Error::other("no threads")),
+            CliError::Save {
+                path: "/x".into(),
+                cause: std::io::Error::other("read-only"),
+            },
+            CliError::Stdin(std::io::Error::other("closed")),
+        ];
+        for error in errors {
+            let line = error.one_line();
+            assert_eq!(repeated_part(&line), None, "{line}");
+            assert!(
+                !line.contains("server \"\""),
+                "a server with no name: {line}"
+            );
+        }
+        // The check catches what it is meant to.
+        assert!(repeated_part("MCP error -32602: MCP error -32602: x").is_some());
+        assert!(repeated_part("login required: login required for s: why").is_some());
+        assert!(repeated_part("server \"s\": MCP server \"s\": gone").is_some());
+    }
+
+    /// An HTTP status error as the transports report it.
+    fn mcp_jsonrpc_http(status: u16, body: &str) -> mcp_client::TransportError {
+        mcp_client::TransportError::new(mcp_http_status(status, body))
+    }
+
+    fn mcp_http_status(status: u16, body: &str) -> mcp_http::Error {
+        mcp_http::Error::Status {
+            status,
+            body: body.into(),
+            www_authenticate: None,
+            auth_server: None,
+        }
+    }
+
+    /// An auth hook's "log in first", as the transports report it.
+    fn mcp_client_http_login(message: &str) -> mcp_client::TransportError {
+        mcp_client::TransportError::new(mcp_http::Error::Authorization {
+            login_required: true,
+            message: message.into(),
+        })
     }
 }

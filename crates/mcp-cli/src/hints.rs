@@ -20,7 +20,9 @@ pub(crate) async fn explain(
 ) -> CliError {
     let hint = match hint(&error, config) {
         Some(hint) => hint,
-        None if needs_both_transports(&error, config) => both_transports(config, options).await,
+        None if needs_both_transports(&error, config) => {
+            both_transports(config, options, &error.one_line()).await
+        }
         None => return error,
     };
     CliError::Explained {
@@ -50,13 +52,11 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
     if error.needs_login() && !own_credentials {
         let server = error.server().unwrap_or("SERVER");
         return Some(
+            // One sentence that ends the message: what to run (issue 23).
             if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {
-                format!(
-                    "the server needs you to log in: run `mcp --url {} login` (then retry)",
-                    redact_url(url)
-                )
+                format!("run: mcp --url {} login", redact_url(url))
             } else {
-                format!("the server needs you to log in: run `mcp login {server}` (then retry)")
+                format!("run: mcp login {server}")
             },
         );
     }
@@ -67,10 +67,12 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
     match error.kind() {
         "timeout" => Some(match (error, stdio) {
             (e, Some(command)) if is_handshake_timeout(e) => format!(
-                "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --timeout MS"
+                "`{command}` started but never answered `initialize`: check that it is an MCP server writing JSON-RPC lines on stdout (run it by hand to see its output), or raise the limit with --startup-timeout MS (a server that downloads itself at first start may need minutes)"
             ),
-            _ => "the server may just be slow: raise the limit with --timeout MS (0 disables it)"
-                .into(),
+            (e, _) => format!(
+                "the server may just be slow: raise the limit with {} MS (0 disables it)",
+                e.timeout_flag()
+            ),
         }),
         "config" if message.contains("relative URL without a base") => Some(format!(
             "a URL needs its scheme: try {} (or https:// for TLS)",
@@ -101,8 +103,9 @@ fn needs_both_transports(error: &CliError, config: &ServerConfig) -> bool {
     error.kind() == "http" && matches!(config.transport_kind(), Ok(TransportKind::Auto))
 }
 
-/// Try each transport alone and say how each answered.
-async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> String {
+/// Try each transport alone and say how each answered; an answer the error already shows
+/// (`shown`) is not repeated.
+async fn both_transports(config: &ServerConfig, options: &ClientOptions, shown: &str) -> String {
     let attempt = async |kind: TransportKind| {
         let mut config = config.clone();
         config.kind = Some(kind);
@@ -116,9 +119,21 @@ async fn both_transports(config: &ServerConfig, options: &ClientOptions) -> Stri
             Err(_) => format!("no answer within {} s", DIAGNOSE_LIMIT.as_secs()),
         }
     };
-    let http = attempt(TransportKind::Http).await;
-    let sse = attempt(TransportKind::Sse).await;
+    let said = |answer: String| {
+        if shown.ends_with(&answer) {
+            "as above".to_owned()
+        } else {
+            answer
+        }
+    };
+    let http = said(attempt(TransportKind::Http).await);
+    let sse = said(attempt(TransportKind::Sse).await);
+    let answers = if http == sse {
+        format!("Streamable HTTP (POST) and legacy HTTP+SSE (GET) both answered {http}")
+    } else {
+        format!("Streamable HTTP (POST) answered {http}; legacy HTTP+SSE (GET) answered {sse}")
+    };
     format!(
-        "both transports were tried: Streamable HTTP (POST) answered {http}; legacy HTTP+SSE (GET) answered {sse}; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)"
+        "both transports were tried: {answers}; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)"
     )
 }

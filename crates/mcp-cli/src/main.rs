@@ -13,16 +13,23 @@ mod config_dir;
 mod config_edit;
 mod elicitation;
 mod error;
+mod hidden_tools;
 mod hints;
+mod inputs;
 mod logging;
+#[cfg(feature = "oauth")]
+mod login_browser;
+mod mask;
 mod output;
 mod progress;
 mod sampling;
+mod scopes;
 mod server_logs;
 mod servers;
 mod shell;
 mod signals;
 mod skill_save;
+mod suggest;
 mod terminal;
 #[cfg(feature = "oauth")]
 mod token_store;

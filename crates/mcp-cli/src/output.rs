@@ -80,6 +80,9 @@ pub(crate) struct Entry {
     /// `ping`: the round trip.
     #[serde(rename = "elapsedMs", skip_serializing_if = "Option::is_none")]
     elapsed_ms: Option<u64>,
+    /// `ping`: the request sent (`ping`, or `server/discover` at 2026-07-28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'static str>,
 }
 
 impl Entry {
@@ -89,6 +92,7 @@ impl Entry {
             result: Some(result),
             error: None,
             elapsed_ms: None,
+            method: None,
         }
     }
 
@@ -98,11 +102,17 @@ impl Entry {
             result: None,
             error: Some(error.to_json()),
             elapsed_ms: None,
+            method: None,
         }
     }
 
     pub(crate) fn with_elapsed_ms(mut self, ms: u64) -> Self {
         self.elapsed_ms = Some(ms);
+        self
+    }
+
+    pub(crate) fn with_method(mut self, method: &'static str) -> Self {
+        self.method = Some(method);
         self
     }
 }
@@ -237,6 +247,16 @@ pub(crate) fn read_result(result: &ReadResourceResult) -> String {
     out
 }
 
+/// `text`, or `(no WHAT)` when a list came back empty: an empty list prints something, so
+/// an empty answer is not mistaken for a command that printed nothing.
+pub(crate) fn or_none(text: String, indent: &str, what: &str) -> String {
+    if text.is_empty() {
+        format!("{indent}(no {what})\n")
+    } else {
+        text
+    }
+}
+
 /// A tool list: name, then its title or the first line of its description.
 pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
     let rows = tools.iter().map(|t| {
@@ -249,6 +269,20 @@ pub(crate) fn tools(tools: &[Tool], indent: &str) -> String {
         (t.name.clone(), summary)
     });
     table(rows, indent)
+}
+
+/// The tools the client left out of a listing (an invalid `x-mcp-header`), each with why:
+/// nothing when there are none. Names and reasons quote the server, so each is shown as
+/// the terminal-safe formatter shows it, on one line.
+pub(crate) fn left_out_tools(tools: &[mcp_client::LeftOutTool], indent: &str) -> String {
+    if tools.is_empty() {
+        return String::new();
+    }
+    let shown = |text: &str| crate::error::one_line(&crate::terminal::for_terminal(text));
+    let rows = tools.iter().map(|t| (shown(&t.name), shown(&t.reason)));
+    let mut out = format!("{indent}left out (invalid x-mcp-header, not callable):\n");
+    out.push_str(&table(rows, &format!("{indent}  ")));
+    out
 }
 
 /// One tool in full: title and description, then each argument (type, required, default,

@@ -32,6 +32,7 @@ impl Sampler {
     pub(crate) async fn answer(
         self,
         params: CreateMessageRequestParams,
+        context: mcp_client::RequestContext,
     ) -> Result<CreateMessageResult, ErrorObject> {
         match self {
             Sampler::Command(words) => run_command(&words, &params).await.map_err(|why| {
@@ -41,9 +42,13 @@ impl Sampler {
                     format!("the sampling command failed: {why}"),
                 )
             }),
-            Sampler::Terminal => tokio::task::spawn_blocking(move || at_terminal(&params))
-                .await
-                .map_err(|e| ErrorObject::new(INTERNAL_ERROR, e.to_string()))?,
+            Sampler::Terminal => {
+                // A person reads and types the reply: no request times out meanwhile.
+                let _clock_stopped = context.hold_timeouts();
+                tokio::task::spawn_blocking(move || at_terminal(&params))
+                    .await
+                    .map_err(|e| ErrorObject::new(INTERNAL_ERROR, e.to_string()))?
+            }
         }
     }
 }
@@ -97,7 +102,7 @@ fn at_terminal(params: &CreateMessageRequestParams) -> Result<CreateMessageResul
     let _terminal = ask::conversation();
     ask::say(&describe(params));
     let refused = || ErrorObject::new(USER_REJECTED, "the user declined the sampling request");
-    let Some(reply) = ask::line("Your reply as the model (an empty line refuses): ") else {
+    let Some(reply) = ask::line("Your reply as the model (an empty line refuses)") else {
         return Err(refused());
     };
     if reply.trim().is_empty() {

@@ -2,7 +2,7 @@
 //! connecting to them through an [`McpManager`], which also reconnects a server that died.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,6 +13,8 @@ use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 use crate::cli::GlobalArgs;
 use crate::client_settings::ClientSettings;
 use crate::error::CliError;
+use crate::inputs::Inputs;
+use crate::scopes::{ConfigFile, Merged, Scope};
 use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
@@ -40,9 +42,10 @@ pub(crate) struct ServerSet {
     broken: Vec<(String, Arc<ConfigError>)>,
     /// Where the servers came from, for messages.
     source_name: String,
-    /// `--timeout`.
     /// What every client is asked to do (`--timeout`, `--root`, `--log-level`).
     settings: ClientSettings,
+    /// Every `${...}` lookup: VS Code's inputs asked on the terminal, else the environment.
+    inputs: Arc<Inputs>,
     /// Connects, holds and reconnects the usable entries.
     manager: McpManager,
     /// Prints the servers' log messages; taken by `shutdown`.
@@ -68,6 +71,11 @@ impl ServerSet {
     /// The servers the flags and the working directory select.
     pub(crate) fn load(global: &GlobalArgs) -> Result<Self, CliError> {
         let settings = ClientSettings::from_args(global)?;
+        if !global.header.is_empty() && global.url.is_none() {
+            return Err(CliError::Usage(
+                "--header goes with --url (or with `mcp add NAME URL`)".into(),
+            ));
+        }
         if let Some(command_line) = &global.stdio {
             let words = shell_words::split(command_line).map_err(|e| {
                 CliError::Usage(format!("--stdio: cannot split {command_line:?}: {e}"))
@@ -81,6 +89,11 @@ impl ServerSet {
             return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
+            if global.transport == crate::cli::TransportArg::Stdio {
+                return Err(CliError::Usage(
+                    "--transport stdio runs a command: give it with --stdio, not --url".into(),
+                ));
+            }
             let mut config = ServerConfig::remote(global.transport.kind(), url.clone());
             for header in &global.header {
                 let (name, value) = parse_header(header)?;
@@ -88,42 +101,48 @@ impl ServerSet {
             }
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
-        // A file named with --config is trusted: the user chose it. One found here is
-        // consented to first, before anything of it happens (see trust.rs).
-        if let Some(path) = &global.config {
-            return Ok(Self::from_config(McpConfig::load(path)?, settings));
+        // A file named with --config is trusted; the project's files are consented to
+        // first, before anything of them happens (see trust.rs); the user's own is theirs
+        // (see scopes.rs).
+        let merged = configured(global, Some(global.trust_config))?;
+        if merged.entries.is_empty() && merged.broken.is_empty() {
+            return Self::demo(settings);
         }
-        match default_config_file(Path::new(".")) {
-            Some(path) => {
-                let config = crate::trust::load(&path, global.trust_config)?;
-                Ok(Self::from_config(config, settings))
-            }
-            None => {
-                let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
-                // Its fault-injection tools are listed only when asked for.
-                let mut args = vec![DEMO_SERVER_ARG];
-                if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
-                    args.push("--hide-test-tools");
-                }
-                // This very program: it may inherit what `mcp` itself sees.
-                let config =
-                    ServerConfig::stdio(exe.display().to_string(), args).with_inherit_env(true);
-                let source = "the bundled demo (no .mcp.json or mcp.json in this directory)";
-                Ok(Self::verbatim(DEMO_NAME, config, source, settings))
-            }
+        for warning in &merged.warnings {
+            crate::commands::stderr_line(&format!("mcp: {warning}"));
         }
+        Ok(Self::from_merged(merged, settings))
     }
 
-    fn from_config(config: McpConfig, settings: ClientSettings) -> Self {
-        let source_name = config.source_name().to_owned();
-        let (entries, errors) = config.into_parts();
-        let broken = errors
+    /// The bundled demo server, when no server is configured anywhere.
+    fn demo(settings: ClientSettings) -> Result<Self, CliError> {
+        let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
+        // Its fault-injection tools are listed only when asked for.
+        let mut args = vec![DEMO_SERVER_ARG];
+        if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
+            args.push("--hide-test-tools");
+        }
+        // This very program: it may inherit what `mcp` itself sees.
+        let config = ServerConfig::stdio(exe.display().to_string(), args).with_inherit_env(true);
+        let source = "the bundled demo (no server is configured: see `mcp add`)";
+        Ok(Self::verbatim(DEMO_NAME, config, source, settings))
+    }
+
+    fn from_merged(merged: Merged, settings: ClientSettings) -> Self {
+        let source_name = merged.source_name();
+        let inputs = Arc::new(Inputs::new(merged.inputs));
+        let entries = merged
+            .entries
             .into_iter()
-            .map(|(name, e)| (name, Arc::new(e)))
+            .map(|(name, (entry, _))| (name, entry))
             .collect();
-        // Config files get `${VAR}` expanded from the process environment at every
-        // (re)connect: the manager's default.
-        Self::new(entries, broken, source_name, settings)
+        let broken = merged
+            .broken
+            .into_iter()
+            .map(|(name, e, _)| (name, e))
+            .collect();
+        // Config files get `${VAR}` expanded at every (re)connect, inputs asked then.
+        Self::new(entries, broken, source_name, settings, inputs)
     }
 
     /// One server from the command line: its values were already expanded by the user's
@@ -135,7 +154,14 @@ impl ServerSet {
         settings: ClientSettings,
     ) -> Self {
         let entries = BTreeMap::from([(name.to_owned(), ServerEntry::verbatim(name, config))]);
-        Self::new(entries, Vec::new(), source_name.to_owned(), settings)
+        let inputs = Arc::new(Inputs::default());
+        Self::new(
+            entries,
+            Vec::new(),
+            source_name.to_owned(),
+            settings,
+            inputs,
+        )
     }
 
     fn new(
@@ -143,14 +169,20 @@ impl ServerSet {
         broken: Vec<(String, Arc<ConfigError>)>,
         source_name: String,
         settings: ClientSettings,
+        inputs: Arc<Inputs>,
     ) -> Self {
         if let Some(ms) = env_timeout_ms() {
+            // The environment overrides every timeout the files configure.
             for entry in entries.values_mut() {
                 entry.config.timeout = Some(ms);
+                entry.config.startup_timeout = None;
+                entry.config.tool_timeout = None;
             }
         }
+        let lookup = Arc::clone(&inputs);
         #[allow(unused_mut)] // without the oauth feature there is no token store to set
-        let mut options = ManagerOptions::new(settings.options());
+        let mut options =
+            ManagerOptions::new(settings.options()).with_env(move |name| lookup.lookup(name));
         #[cfg(feature = "oauth")]
         if let Some(store) = settings.token_store.store() {
             options = options.with_token_store(store);
@@ -166,6 +198,7 @@ impl ServerSet {
             broken,
             source_name,
             settings,
+            inputs,
             manager,
             logs: Mutex::new(Some(logs)),
             log_level_sent: Mutex::new(HashSet::new()),
@@ -248,6 +281,7 @@ impl ServerSet {
         };
         CliError::UnknownServer {
             name: name.to_owned(),
+            suggestion: crate::suggest::did_you_mean(name, names.iter().map(String::as_str)),
             known,
         }
     }
@@ -343,20 +377,14 @@ impl ServerSet {
         let entry = self.entry(name)?;
         let limit = self.connect_limit(entry);
         // `${VAR}` expanded now for a config file's entry; a command line's as written.
-        let config = entry.resolve_from_process_env()?;
+        let config = self.resolve(entry)?;
         let plain = self.settings.options();
         let server = name.to_owned();
         // The manager's hub does not see this client: print its log messages here.
-        #[allow(unused_mut)] // without the oauth feature there is no auth hook to add
-        let mut options = plain
-            .clone()
+        let options = self
+            .authorized(name, plain.clone())
+            .await?
             .with_notification_callback(move |n| crate::server_logs::print(&server, n));
-        // The manager's OAuth provider for this server (stored tokens, refresh), so a
-        // one-shot command authenticates as the managed connections do.
-        #[cfg(feature = "oauth")]
-        if let Some(hook) = self.manager.oauth_hook(name).await? {
-            options = options.with_auth_hook(hook);
-        }
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         let connected = tokio::time::timeout(limit, mcp_client::Client::connect(&config, options));
@@ -389,6 +417,103 @@ impl ServerSet {
             client,
             tool_filter: entry.tool_filter.clone(),
         })
+    }
+
+    /// `entry`'s config with its `${...}` expanded now, inputs asked (see inputs.rs).
+    fn resolve(&self, entry: &ServerEntry) -> Result<ServerConfig, ConfigError> {
+        entry.resolve(&|name| self.inputs.lookup(name))
+    }
+
+    /// `options` with the manager's OAuth provider for `name` (stored tokens, refresh), so a
+    /// connection of our own authenticates as the managed connections do.
+    async fn authorized(
+        &self,
+        name: &str,
+        options: mcp_client::ClientOptions,
+    ) -> Result<mcp_client::ClientOptions, CliError> {
+        #[cfg(feature = "oauth")]
+        if let Some(hook) = self.manager.oauth_hook(name).await? {
+            return Ok(options.with_auth_hook(hook));
+        }
+        #[cfg(not(feature = "oauth"))]
+        let _ = name;
+        Ok(options)
+    }
+
+    /// `error` (a call of, or a look at, a tool `server` did not list) with what would
+    /// help: the flag that makes the server list the tool, when it lists it only to clients
+    /// declaring a capability this run does not (see `hidden_tools.rs`); else the listed
+    /// tool closest to the name.
+    pub(crate) async fn explain_missing_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        listed: &[String],
+        error: CliError,
+    ) -> CliError {
+        let hint = match self.capabilities_listing(server, tool).await.as_slice() {
+            [] => crate::suggest::closest(tool, listed.iter().map(String::as_str))
+                .map(|name| format!("did you mean \"{name}\"?")),
+            needed => Some(format!(
+                "the server lists \"{tool}\" only to clients that declare {}",
+                needed
+                    .iter()
+                    .map(|c| c.how())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )),
+        };
+        match hint {
+            Some(hint) => CliError::Explained {
+                error: Box::new(error),
+                hint,
+            },
+            None => error,
+        }
+    }
+
+    /// The capabilities this run does not declare that `server` needs declared to list
+    /// `tool` (see `hidden_tools.rs`).
+    async fn capabilities_listing(
+        &self,
+        server: &str,
+        tool: &str,
+    ) -> Vec<crate::hidden_tools::Capability> {
+        let undeclared = self.settings.undeclared();
+        let (Ok(entry), false) = (self.entry(server), undeclared.is_empty()) else {
+            return Vec::new();
+        };
+        let (Ok(config), Ok(options)) = (
+            self.resolve(entry),
+            self.authorized(server, self.settings.options()).await,
+        ) else {
+            return Vec::new();
+        };
+        crate::hidden_tools::capabilities_listing(&config, &options, &undeclared, tool).await
+    }
+
+    /// Whether `name` answers without any authorization of ours (no stored token, no OAuth
+    /// provider): `mcp login` asks this first, so a server that needs no login is told so
+    /// rather than sent through a registration it does not support. The connection made
+    /// for this is closed at once.
+    pub(crate) async fn answers_without_authorization(&self, name: &str) -> Result<(), CliError> {
+        let entry = self.entry(name)?;
+        let limit = self.connect_limit(entry);
+        let config = self.resolve(entry)?;
+        let options = self.settings.options();
+        let connected = tokio::time::timeout(limit, Client::connect(&config, options.clone()));
+        let error = match connected.await {
+            Ok(Ok(client)) => {
+                client.close().await;
+                return Ok(());
+            }
+            Ok(Err(e)) => CliError::client(name, e, None),
+            Err(_) => CliError::ConnectTimeout {
+                server: name.to_owned(),
+                after: limit,
+            },
+        };
+        Err(crate::hints::explain(error, &config, &options).await)
     }
 
     /// Connect to each of `names` at the same time; results in the order of `names`.
@@ -436,9 +561,22 @@ impl ServerSet {
         results
     }
 
+    /// `error`, when a login would help and no hint says so yet, with the hint that says
+    /// what to run (errors after connecting: a step-up a command cannot approve).
+    pub(crate) async fn explain_login(&self, error: CliError) -> CliError {
+        if !error.needs_login() || matches!(error, CliError::Explained { .. }) {
+            return error;
+        }
+        let entry = error.server().and_then(|server| self.entries.get(server));
+        match entry {
+            Some(entry) => self.explain(entry, error).await,
+            None => error,
+        }
+    }
+
     /// `error` with a hint that leads to the fix, when there is one (see `hints.rs`).
     async fn explain(&self, entry: &ServerEntry, error: CliError) -> CliError {
-        match entry.resolve_from_process_env() {
+        match self.resolve(entry) {
             Ok(config) => crate::hints::explain(error, &config, &self.settings.options()).await,
             Err(_) => error,
         }
@@ -458,26 +596,21 @@ impl ServerSet {
     }
 
     /// The bound on connecting to `entry`. The manager bounds a connect by the server's
-    /// timeout, and the handshake's own request timeout usually fires first with the
+    /// startup timeout, and the handshake's own timeout usually fires first with the
     /// precise error; this also covers a server whose timeouts are disabled.
     fn connect_limit(&self, entry: &ServerEntry) -> Duration {
-        self.timeout_of(entry)
+        self.settings
+            .options()
+            .startup_timeout_for(&entry.config)
             .map_or(DEFAULT_CONNECT_LIMIT, |t| t + CONNECT_MARGIN)
     }
 
-    /// The request timeout of `entry`: `--timeout`, else `MCP_TIMEOUT_MS`, else its
-    /// configured `timeout`, else the default; `None` when disabled.
-    fn timeout_of(&self, entry: &ServerEntry) -> Option<Duration> {
-        let mut config = entry.config.clone();
-        if let Some(ms) = self.settings.timeout_ms {
-            config.timeout = Some(ms);
-        }
-        config.resolved_timeout()
-    }
-
-    /// The request timeout of server `name` (see [`timeout_of`](Self::timeout_of)).
-    pub(crate) fn request_timeout(&self, name: &str) -> Option<Duration> {
-        self.entries.get(name).and_then(|e| self.timeout_of(e))
+    /// The tool call timeout of server `name`: `--tool-timeout`, else `--timeout`, else
+    /// `MCP_TIMEOUT_MS`, else its `toolTimeout`, else its `timeout`, else 30 s; `None` when
+    /// disabled.
+    pub(crate) fn tool_timeout(&self, name: &str) -> Option<Duration> {
+        let entry = self.entries.get(name)?;
+        self.settings.options().tool_timeout_for(&entry.config)
     }
 }
 
@@ -527,12 +660,21 @@ pub(crate) fn parse_header(text: &str) -> Result<(&str, &str), CliError> {
     Ok((name, value))
 }
 
-/// `./.mcp.json`, else `./mcp.json`.
-fn default_config_file(dir: &Path) -> Option<PathBuf> {
-    [".mcp.json", "mcp.json"]
-        .into_iter()
-        .map(|name| dir.join(name))
-        .find(|p| p.is_file())
+/// The configured servers: the `--config` file, else the project's and the user's files
+/// (see scopes.rs). `consent`: `Some(--trust-config)` to consent to project files first
+/// (commands that connect), `None` to only read them (`list`, `get`).
+pub(crate) fn configured(global: &GlobalArgs, consent: Option<bool>) -> Result<Merged, CliError> {
+    match &global.config {
+        Some(path) => {
+            let file = ConfigFile {
+                path: path.clone(),
+                scope: Scope::Named,
+                client: "mcp",
+            };
+            Ok(Merged::of(vec![(file, McpConfig::load(path)?)]))
+        }
+        None => crate::scopes::load(Path::new("."), consent),
+    }
 }
 
 #[cfg(test)]

@@ -35,9 +35,20 @@ impl Stop {
     }
 }
 
+/// Resolves at the next Ctrl-C (SIGINT) received from now on; never when no handler can be
+/// installed. Each call listens afresh, so a Ctrl-C that came before it is not seen.
+pub(crate) async fn interrupt() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// The handlers, installed by [`Stops::install`] when `mcp` starts, so a signal that
 /// arrives while a server is being started is caught too.
 pub(crate) struct Stops {
+    /// Whether Ctrl-C stops `mcp`; the interactive shell takes Ctrl-C for itself (it
+    /// cancels the running command, see `shell/`).
+    interrupts: bool,
     #[cfg(unix)]
     terminate: Option<tokio::signal::unix::Signal>,
     #[cfg(unix)]
@@ -45,25 +56,30 @@ pub(crate) struct Stops {
 }
 
 impl Stops {
-    /// Install the SIGTERM and SIGHUP handlers (SIGINT's is installed on first wait).
-    /// One that cannot be installed keeps its default action.
-    pub(crate) fn install() -> Self {
+    /// Install the SIGTERM and SIGHUP handlers (SIGINT's is installed on first wait, unless
+    /// `interrupts` is false: then Ctrl-C is someone else's to handle). One that cannot be
+    /// installed keeps its default action.
+    pub(crate) fn install(interrupts: bool) -> Self {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
             Self {
+                interrupts,
                 terminate: signal(SignalKind::terminate()).ok(),
                 hangup: signal(SignalKind::hangup()).ok(),
             }
         }
         #[cfg(not(unix))]
-        Self {}
+        Self { interrupts }
     }
 
     /// Resolves with the first stop signal received.
     pub(crate) async fn received(&mut self) -> Stop {
+        let interrupts = self.interrupts;
         let interrupt = async {
-            if tokio::signal::ctrl_c().await.is_err() {
+            if interrupts {
+                interrupt().await;
+            } else {
                 std::future::pending::<()>().await;
             }
         };

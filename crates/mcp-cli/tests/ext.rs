@@ -275,3 +275,54 @@ fn skill_save_refuses_to_overwrite_unless_asked() {
         .collect();
     assert_eq!(left, ["greeting"], "no temporary directory left behind");
 }
+
+/// `--timeout` bounds a task call as a whole: a task that stays `working` forever ends the
+/// call with a timeout error (before, `mcp call` waited for an hour), and the task it started
+/// is cancelled rather than left running. In the shell, so the same connection can then ask
+/// the server what it received.
+#[test]
+fn timeout_bounds_a_task_call_as_a_whole() {
+    let dir = support::dir_with_config(serde_json::json!({"demo": support::demo_entry_with(&[])}));
+    let run = support::mcp_in(
+        dir.path(),
+        &["--trust-config", "--timeout", "2000", "shell"],
+        "call demo task_forever\ncall demo server_log\n",
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    let timeout = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("timed out"))
+        .unwrap_or_else(|| panic!("no timeout error: {run:?}"));
+    assert!(timeout.contains("task task-1"), "{run:?}");
+    // A task is a tool call: its flag is named.
+    assert!(timeout.contains("--tool-timeout"), "{run:?}");
+    // Then, on the same connection: the server was asked to cancel the task.
+    assert!(run.stdout.contains(r#""tasks/cancel""#), "{run:?}");
+}
+
+/// `mcp task SERVER ID` is bounded by the tool timeout (here `--timeout`) too: following a task that stays
+/// `working` ends with a timeout error. The task is not ours (another process started it),
+/// so it is left running: only the waiting stops.
+#[test]
+fn timeout_bounds_following_a_task() {
+    let dir = support::dir_with_config(serde_json::json!({
+        "demo": support::demo_entry_with(&["--stuck-tasks"]),
+    }));
+    let run = support::mcp_in(
+        dir.path(),
+        &[
+            "--trust-config",
+            "--timeout",
+            "2000",
+            "task",
+            "demo",
+            "task-7",
+        ],
+        "",
+    );
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert!(run.stderr.contains("mcp: task task-7: working"), "{run:?}");
+    assert!(run.stderr.contains("timed out"), "{run:?}");
+    assert!(run.stderr.contains("--tool-timeout"), "{run:?}");
+}

@@ -99,6 +99,7 @@ impl Client {
         connection: Connection,
         dispatcher: Arc<Dispatcher>,
     ) -> Result<Self, Error> {
+        dispatcher.attach_deadlines(connection.session.deadlines());
         let negotiated = match handshake::negotiate(&connection, dispatcher.options()).await {
             Ok(negotiated) => negotiated,
             Err(e) => {
@@ -178,6 +179,12 @@ impl Client {
     /// Whether the connection is up.
     pub fn is_connected(&self) -> bool {
         self.inner.connection.session.is_connected()
+    }
+
+    /// How many requests of this client wait for a reply: zero once every call has ended,
+    /// however it ended (answered, timed out, cancelled, its future dropped).
+    pub fn requests_in_flight(&self) -> usize {
+        self.inner.connection.session.pending_len()
     }
 
     /// The last lines of the server's stderr (stdio), for error reports.
@@ -329,11 +336,27 @@ impl Client {
         Ok(())
     }
 
-    /// `ping`: check the server is alive.
+    /// Check the server is alive: `ping`, or at 2026-07-28, which removed `ping`,
+    /// `server/discover` (any answer shows the server is there; see
+    /// [`ping_method`](Self::ping_method)).
     pub async fn ping(&self) -> Result<(), Error> {
-        self.request_raw(methods::PING, None, RequestOptions::new())
-            .await
-            .map(drop)
+        self.ping_with(RequestOptions::new()).await.map(drop)
+    }
+
+    /// [`ping`](Self::ping) under `options`, returning the server's answer as it came: an
+    /// empty object for `ping`, the server's description for `server/discover`.
+    pub async fn ping_with(&self, options: RequestOptions) -> Result<RawResult, Error> {
+        self.request_raw(self.ping_method(), None, options).await
+    }
+
+    /// The request [`ping`](Self::ping) sends on this connection: `"ping"`, or
+    /// `"server/discover"` at 2026-07-28.
+    pub fn ping_method(&self) -> &'static str {
+        if self.inner.modern.is_some() {
+            methods::SERVER_DISCOVER
+        } else {
+            methods::PING
+        }
     }
 
     /// One page of `tools/list`. Output schemas are remembered for [`call_tool`](Self::call_tool).
@@ -355,11 +378,27 @@ impl Client {
     }
 
     /// Streamable HTTP at 2026-07-28: leave out tools whose `x-mcp-header` annotations are
-    /// invalid (with a warning) and remember the others' header parameters.
+    /// invalid (with a warning, remembering why) and remember the others' header parameters.
     fn vet_tools(&self, tools: &mut Vec<Tool>) {
-        if let Some(modern) = self.inner.modern.as_ref().filter(|m| m.http) {
-            modern.tool_headers.vet(tools);
+        if let Some(headers) = self.tool_headers() {
+            headers.vet(tools);
         }
+    }
+
+    /// The `x-mcp-header` bookkeeping, on a connection that has headers to mirror.
+    fn tool_headers(&self) -> Option<&ToolHeaders> {
+        let modern = self.inner.modern.as_ref().filter(|m| m.http)?;
+        Some(&modern.tool_headers)
+    }
+
+    /// The tools left out of this client's listings (Streamable HTTP at 2026-07-28, since
+    /// their `x-mcp-header` annotations are invalid), by name, each with why, as of the
+    /// last listing that held it. Calls to them fail with [`Error::ToolLeftOut`]; none are
+    /// left out on other connections.
+    pub fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
+        self.tool_headers()
+            .map(ToolHeaders::left_out)
+            .unwrap_or_default()
     }
 
     /// `tools/call` with the given arguments (an object, or `None`).
@@ -395,6 +434,8 @@ impl Client {
         if params.task.is_some() || self.runs_as_task(&params.name) {
             return self.call_tool_as_task(params, options).await;
         }
+        // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
+        let options = self.inner.dispatcher.options().tool_call_options(options);
         let result = match self.call_tool_once(&params, options.clone()).await {
             // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
             // than the last listing gave; list the tools again and retry once.
@@ -591,7 +632,7 @@ impl Client {
         .map(drop)
     }
 
-    async fn paged<R: DeserializeOwned>(
+    pub(crate) async fn paged<R: DeserializeOwned>(
         &self,
         method: &str,
         cursor: Option<String>,
@@ -615,7 +656,8 @@ impl Client {
     /// `list_all_*` methods. For a program that passes the server's JSON on unchanged (key
     /// order, number spelling); the typed `list_all_*` methods are what most callers want.
     /// Unlike [`list_all_tools`](Self::list_all_tools), this does not learn the tools'
-    /// output schemas.
+    /// output schemas; tools left out for their `x-mcp-header` annotations are left out here
+    /// too ([`left_out_tools`](Self::left_out_tools)).
     pub async fn list_all_raw(
         &self,
         method: &str,
@@ -624,12 +666,16 @@ impl Client {
         let max_bytes = self.inner.dispatcher.options().max_listing_bytes;
         pages::collect(method, max_bytes, |cursor| async {
             let raw = self.paged_raw(method, cursor).await?;
-            let (items, next_cursor) = pages::raw_page(raw.get(), key).map_err(|source| {
+            let (mut items, next_cursor) = pages::raw_page(raw.get(), key).map_err(|source| {
                 Error::Session(SessionError::InvalidResult {
                     method: method.to_owned(),
                     source,
                 })
             })?;
+            // Left out means left out, as sent too.
+            if let (methods::TOOLS_LIST, Some(headers)) = (method, self.tool_headers()) {
+                headers.vet_raw(&mut items);
+            }
             Ok(Page {
                 items,
                 next_cursor,
@@ -641,7 +687,7 @@ impl Client {
 
     /// Every item of the listing `method`, within the bounds of [`pages::collect`]: the
     /// size of each page is counted as it arrives, before it is decoded and kept.
-    async fn all_pages<P: DeserializeOwned, T>(
+    pub(crate) async fn all_pages<P: DeserializeOwned, T>(
         &self,
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),

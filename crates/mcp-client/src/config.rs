@@ -61,6 +61,15 @@ pub struct ServerConfig {
     /// Request timeout in ms (0 disables; the `mcp` CLI lets `MCP_TIMEOUT_MS` override it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u64>,
+    /// Startup timeout in ms: spawning the server, the handshake and (for the manager) the
+    /// first listing, which a server that downloads itself at first start (`npx`, `uvx`)
+    /// can make long. Falls back to `timeout`; 0 disables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_timeout: Option<u64>,
+    /// Tool call timeout in ms, for each `tools/call`: a tool may legitimately take longer
+    /// than a listing. Falls back to `timeout`; 0 disables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_timeout: Option<u64>,
     /// `"number"` (default) or `"string"` request ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id_format: Option<IdFormat>,
@@ -184,6 +193,20 @@ impl ServerConfig {
         self
     }
 
+    /// Set the startup timeout in ms (see [`startup_timeout`](Self::startup_timeout)).
+    #[must_use]
+    pub fn with_startup_timeout_ms(mut self, ms: u64) -> Self {
+        self.startup_timeout = Some(ms);
+        self
+    }
+
+    /// Set the tool call timeout in ms (see [`tool_timeout`](Self::tool_timeout)).
+    #[must_use]
+    pub fn with_tool_timeout_ms(mut self, ms: u64) -> Self {
+        self.tool_timeout = Some(ms);
+        self
+    }
+
     /// The configured headers as (name, value) pairs, the form the HTTP transports take.
     pub fn header_pairs(&self) -> Vec<(String, String)> {
         self.headers
@@ -216,6 +239,19 @@ impl ServerConfig {
     pub fn resolved_timeout(&self) -> Option<Duration> {
         mcp_jsonrpc::resolve_timeout(None, self.timeout)
     }
+
+    /// The startup timeout: `startupTimeout`, else `timeout`, else 30 s; `None` when
+    /// disabled with 0. (A client's own options may override it: see
+    /// [`ClientOptions::startup_timeout_for`](crate::ClientOptions::startup_timeout_for).)
+    pub fn resolved_startup_timeout(&self) -> Option<Duration> {
+        mcp_jsonrpc::resolve_timeout(None, self.startup_timeout.or(self.timeout))
+    }
+
+    /// The tool call timeout: `toolTimeout`, else `timeout`, else 30 s; `None` when
+    /// disabled with 0. (See [`ClientOptions::tool_timeout_for`](crate::ClientOptions::tool_timeout_for).)
+    pub fn resolved_tool_timeout(&self) -> Option<Duration> {
+        mcp_jsonrpc::resolve_timeout(None, self.tool_timeout.or(self.timeout))
+    }
 }
 
 impl fmt::Debug for ServerConfig {
@@ -234,6 +270,8 @@ impl fmt::Debug for ServerConfig {
             .field("url", &self.url.as_deref().map(crate::redact_url))
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
             .field("timeout", &self.timeout)
+            .field("startup_timeout", &self.startup_timeout)
+            .field("tool_timeout", &self.tool_timeout)
             .field("request_id_format", &self.request_id_format)
             .finish_non_exhaustive()
     }

@@ -25,7 +25,8 @@ impl Client {
     /// speak (after disconnecting).
     pub async fn connect(config: &ServerConfig, options: ClientOptions) -> Result<Self, Error> {
         let kind = config.transport_kind()?;
-        let dispatcher = Dispatcher::new(options);
+        // The startup and tool timeouts of this server, settled once (see ClientOptions).
+        let dispatcher = Dispatcher::new(options.settled_for(config));
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
         let connection = match kind {
             TransportKind::Stdio => connect_stdio(config, handler).await?,

@@ -35,6 +35,9 @@ pub(crate) struct Dispatcher {
     /// The connection speaks 2026-07-28: servers send no requests, and the client sends no
     /// responses (input reaches it through multi round-trip results instead).
     modern: std::sync::atomic::AtomicBool,
+    /// The session's request clocks, which a handler may hold while a person answers; set
+    /// once the session is open.
+    deadlines: std::sync::OnceLock<mcp_jsonrpc::Deadlines>,
 }
 
 impl Dispatcher {
@@ -47,7 +50,14 @@ impl Dispatcher {
             in_flight: Arc::default(),
             closed: watch::channel(false).0,
             modern: std::sync::atomic::AtomicBool::new(false),
+            deadlines: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The session whose request clocks handlers may hold (see
+    /// [`RequestContext::hold_timeouts`]).
+    pub(crate) fn attach_deadlines(&self, deadlines: mcp_jsonrpc::Deadlines) {
+        let _ = self.deadlines.set(deadlines);
     }
 
     pub(crate) fn options(&self) -> &ClientOptions {
@@ -139,6 +149,7 @@ impl Dispatcher {
         RequestContext {
             request_id: id,
             cancel,
+            deadlines: self.deadlines.get().cloned().unwrap_or_default(),
         }
     }
 }

@@ -105,6 +105,27 @@ pub enum Error {
         /// The rounds answered.
         rounds: usize,
     },
+    /// An `input_required` result (2026-07-28) asked for more input than the client allows
+    /// ([`ClientOptions::with_max_input_requests`](crate::ClientOptions::with_max_input_requests),
+    /// [`with_max_input_request_bytes`](crate::ClientOptions::with_max_input_request_bytes)):
+    /// refused before any of its requests was decoded or answered.
+    #[error("{method}: refused the server's input_required result: {bound}")]
+    InputRequestsRefused {
+        /// The request, e.g. `tools/call`.
+        method: String,
+        /// The bound the result went past.
+        bound: crate::InputRequestsBound,
+    },
+    /// The tool was left out of the listing (Streamable HTTP at 2026-07-28) because its
+    /// `x-mcp-header` annotations are invalid: it is not called, since its parameters could
+    /// not be mirrored into the headers the server and intermediaries rely on.
+    #[error("tool {tool:?} was left out of the server's tools and is not called: {reason}")]
+    ToolLeftOut {
+        /// The tool.
+        tool: String,
+        /// Why it was left out (quotes the server's text).
+        reason: String,
+    },
     /// The peer broke the protocol (unsupported revision, missing capability, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -263,6 +284,8 @@ impl Error {
             Self::PaginationAborted { .. } => "pagination",
             Self::NotInRevision { .. } => "not_in_revision",
             Self::InputRoundsExceeded { .. } => "input_rounds",
+            Self::InputRequestsRefused { .. } => "input_requests",
+            Self::ToolLeftOut { .. } => "tool_left_out",
             Self::Protocol(_) => "protocol",
             Self::Config(_) => "config",
         }
@@ -483,6 +506,20 @@ mod tests {
                     rounds: 3,
                 },
                 "input_rounds",
+            ),
+            (
+                Error::InputRequestsRefused {
+                    method: "tools/call".into(),
+                    bound: crate::InputRequestsBound::TooMany { limit: 64 },
+                },
+                "input_requests",
+            ),
+            (
+                Error::ToolLeftOut {
+                    tool: "t".into(),
+                    reason: "x-mcp-header of p is empty".into(),
+                },
+                "tool_left_out",
             ),
             (Error::Protocol("x".into()), "protocol"),
             (Error::Config("x".into()), "config"),

@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use mcp_jsonrpc::{BoxFuture, CancelToken};
+use mcp_jsonrpc::{BoxFuture, CancelToken, DeadlineHold, Deadlines};
 use mcp_types::{
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
     ErrorObject, RequestId,
@@ -18,6 +18,33 @@ pub struct RequestContext {
     /// Cancelled when the server sends `notifications/cancelled` for this request (or the
     /// connection closes); the client then sends no reply, whatever the handler returns.
     pub cancel: CancelToken,
+    /// The session's request clocks, for [`hold_timeouts`](Self::hold_timeouts).
+    pub(crate) deadlines: Deadlines,
+}
+
+impl RequestContext {
+    /// Stop the timeouts of the client's pending requests until the returned hold is
+    /// dropped: a handler that waits for a person (a form, a sampling review) holds them, so
+    /// the tool call that caused the question does not time out while the person types.
+    /// When the hold ends, each request's timeout starts again from the beginning, as a
+    /// progress notification restarts it (see [`DeadlineHold`]).
+    ///
+    /// ```no_run
+    /// use mcp_client::{ClientOptions, ElicitationModes, RequestContext};
+    /// use mcp_types::{ElicitRequestParams, ElicitResult};
+    ///
+    /// let options = ClientOptions::new("agent", "1.0").with_elicitation(
+    ///     ElicitationModes::FORM,
+    ///     |params: ElicitRequestParams, context: RequestContext| async move {
+    ///         let _clock_stopped = context.hold_timeouts();
+    ///         // ... ask the person, however long they take ...
+    ///         Ok(ElicitResult::decline())
+    ///     },
+    /// );
+    /// ```
+    pub fn hold_timeouts(&self) -> DeadlineHold {
+        self.deadlines.hold()
+    }
 }
 
 /// Answers `sampling/createMessage`. The specification asks for human approval; reject

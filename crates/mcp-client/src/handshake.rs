@@ -85,7 +85,8 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
     // The request timeout is the client's, else the transport's (a server entry's
     // `timeout`): a server that answers nothing must cost that, not the whole probe bound.
     let request_timeout = options
-        .request_timeout
+        .startup_timeout
+        .or(options.request_timeout)
         .or_else(|| connection.session.default_timeout());
     let timeout = match request_timeout {
         Some(t) if !t.is_zero() => t.min(options.discover_timeout),
@@ -203,7 +204,7 @@ pub(crate) async fn initialize(
         .request(
             methods::INITIALIZE,
             Some(params),
-            options.request_options(RequestOptions::new()),
+            options.startup_request_options(),
         )
         .await
     {

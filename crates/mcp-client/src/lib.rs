@@ -65,7 +65,8 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 #[cfg(feature = "oauth")]
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
-    CancelToken, IdFormat, PaginationAbort, RawResultSlot, RequestOptions, TransportError,
+    CancelToken, DeadlineHold, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
+    TransportError,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};
@@ -74,6 +75,9 @@ pub use mcp_transport_stdio::StdioConfig;
 pub use mcp_types::Era;
 /// Re-exported from `mcp-types`, where every layer finds it.
 pub use mcp_types::redact_url;
+pub use modern::{
+    DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound, LeftOutTool,
+};
 pub use notification::ServerNotification;
 pub use options::{
     ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,

@@ -8,8 +8,8 @@ use mcp_jsonrpc::RequestOptions;
 
 use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Root};
 
-use crate::ServerNotification;
 use crate::handlers::{ElicitationHandler, ElicitationModes, SamplingHandler};
+use crate::{ServerConfig, ServerNotification};
 
 /// Which protocol eras the client may speak (`2026-07-28/basic/versioning`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -61,12 +61,16 @@ pub struct ClientOptions {
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
     pub(crate) on_notification: Option<NotificationCallback>,
     pub(crate) request_timeout: Option<Duration>,
+    pub(crate) startup_timeout: Option<Duration>,
+    pub(crate) tool_timeout: Option<Duration>,
     pub(crate) tasks: bool,
     pub(crate) tasks_for_optional_tools: bool,
+    pub(crate) task_max_wait: Duration,
     pub(crate) max_listing_bytes: usize,
     pub(crate) era: EraPreference,
     pub(crate) discover_timeout: Duration,
     pub(crate) max_input_rounds: usize,
+    pub(crate) input_bounds: crate::modern::InputBounds,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -83,12 +87,19 @@ impl ClientOptions {
             elicitation: None,
             on_notification: None,
             request_timeout: None,
+            startup_timeout: None,
+            tool_timeout: None,
             tasks: false,
             tasks_for_optional_tools: false,
+            task_max_wait: crate::tasks::DEFAULT_TASK_MAX_WAIT,
             max_listing_bytes: crate::pages::DEFAULT_MAX_LISTING_BYTES,
             era: EraPreference::Auto,
             discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
+            input_bounds: crate::modern::InputBounds {
+                max_requests: crate::DEFAULT_MAX_INPUT_REQUESTS,
+                max_bytes: crate::DEFAULT_MAX_INPUT_REQUEST_BYTES,
+            },
             #[cfg(any(feature = "http", feature = "sse"))]
             auth: None,
         }
@@ -124,6 +135,28 @@ impl ClientOptions {
     #[must_use]
     pub fn with_max_input_rounds(mut self, rounds: usize) -> Self {
         self.max_input_rounds = rounds;
+        self
+    }
+
+    /// How many input requests one `input_required` result (2026-07-28) may carry before
+    /// the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUESTS`](crate::DEFAULT_MAX_INPUT_REQUESTS)).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_requests(mut self, requests: usize) -> Self {
+        self.input_bounds.max_requests = requests;
+        self
+    }
+
+    /// How many bytes the `inputRequests` of one `input_required` result (2026-07-28) may
+    /// take before the call fails with [`Error::InputRequestsRefused`], unanswered (default
+    /// [`DEFAULT_MAX_INPUT_REQUEST_BYTES`](crate::DEFAULT_MAX_INPUT_REQUEST_BYTES), 16 MiB).
+    ///
+    /// [`Error::InputRequestsRefused`]: crate::Error::InputRequestsRefused
+    #[must_use]
+    pub fn with_max_input_request_bytes(mut self, bytes: usize) -> Self {
+        self.input_bounds.max_bytes = bytes;
         self
     }
 
@@ -194,6 +227,71 @@ impl ClientOptions {
         self
     }
 
+    /// Bound the start of a connection (spawn and handshake: `initialize`, or
+    /// `server/discover`) by `timeout` instead of the server's `startupTimeout`; a server
+    /// that downloads itself at first start needs longer than a request does.
+    /// `Duration::ZERO` disables it.
+    #[must_use]
+    pub fn with_startup_timeout(mut self, timeout: Duration) -> Self {
+        self.startup_timeout = Some(timeout);
+        self
+    }
+
+    /// Bound each tool call that sets no timeout of its own by `timeout` instead of the
+    /// server's `toolTimeout`. `Duration::ZERO` disables it.
+    #[must_use]
+    pub fn with_tool_timeout(mut self, timeout: Duration) -> Self {
+        self.tool_timeout = Some(timeout);
+        self
+    }
+
+    /// The startup timeout for `config`'s server, `None` when disabled. What the program
+    /// says beats what the file says, and the specific beats the general:
+    /// [`with_startup_timeout`](Self::with_startup_timeout), else
+    /// [`with_request_timeout`](Self::with_request_timeout), else the config's
+    /// `startupTimeout`, else its `timeout`, else 30 s.
+    pub fn startup_timeout_for(&self, config: &ServerConfig) -> Option<Duration> {
+        match self.startup_timeout.or(self.request_timeout) {
+            Some(t) => Some(t).filter(|t| !t.is_zero()),
+            None => config.resolved_startup_timeout(),
+        }
+    }
+
+    /// The tool call timeout for `config`'s server, `None` when disabled:
+    /// [`with_tool_timeout`](Self::with_tool_timeout), else
+    /// [`with_request_timeout`](Self::with_request_timeout), else the config's
+    /// `toolTimeout`, else its `timeout`, else 30 s.
+    pub fn tool_timeout_for(&self, config: &ServerConfig) -> Option<Duration> {
+        match self.tool_timeout.or(self.request_timeout) {
+            Some(t) => Some(t).filter(|t| !t.is_zero()),
+            None => config.resolved_tool_timeout(),
+        }
+    }
+
+    /// These options with the startup and tool timeouts settled for `config`'s server, so
+    /// the connection applies them without the config.
+    pub(crate) fn settled_for(mut self, config: &ServerConfig) -> Self {
+        self.startup_timeout = Some(self.startup_timeout_for(config).unwrap_or_default());
+        self.tool_timeout = Some(self.tool_timeout_for(config).unwrap_or_default());
+        self
+    }
+
+    /// The options of the handshake's requests: the startup timeout when there is one.
+    pub(crate) fn startup_request_options(&self) -> RequestOptions {
+        match self.startup_timeout {
+            Some(timeout) => RequestOptions::new().with_timeout(timeout),
+            None => self.request_options(RequestOptions::new()),
+        }
+    }
+
+    /// `options` of a tool call: the tool timeout unless the call sets its own.
+    pub(crate) fn tool_call_options(&self, mut options: RequestOptions) -> RequestOptions {
+        if options.timeout.is_none() {
+            options.timeout = self.tool_timeout;
+        }
+        self.request_options(options)
+    }
+
     /// Apply [`with_request_timeout`](Self::with_request_timeout) to `options`.
     pub(crate) fn request_options(&self, mut options: RequestOptions) -> RequestOptions {
         if options.timeout.is_none() {
@@ -219,6 +317,18 @@ impl ClientOptions {
     pub fn with_tasks_for_optional_tools(mut self) -> Self {
         self.tasks = true;
         self.tasks_for_optional_tools = true;
+        self
+    }
+
+    /// The longest the client waits on a task before it reports
+    /// [`SessionError::Timeout`](crate::SessionError::Timeout) (cancelling the task when it
+    /// started it; see [`TaskHandle`](crate::TaskHandle)), for every task whose caller
+    /// set no bound of its own ([`TaskOptions::with_max_wait`](crate::TaskOptions::with_max_wait),
+    /// or a per-call timeout of a plain [`call_tool_with`](crate::Client::call_tool_with)).
+    /// Default [`DEFAULT_TASK_MAX_WAIT`](crate::tasks::DEFAULT_TASK_MAX_WAIT), one hour.
+    #[must_use]
+    pub fn with_task_max_wait(mut self, max_wait: Duration) -> Self {
+        self.task_max_wait = max_wait;
         self
     }
 
@@ -276,10 +386,77 @@ impl fmt::Debug for ClientOptions {
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
             .field("request_timeout", &self.request_timeout)
+            .field("startup_timeout", &self.startup_timeout)
+            .field("tool_timeout", &self.tool_timeout)
             .field("tasks", &self.tasks)
             .field("tasks_for_optional_tools", &self.tasks_for_optional_tools)
+            .field("task_max_wait", &self.task_max_wait)
             .field("max_listing_bytes", &self.max_listing_bytes)
             .field("era", &self.era)
+            .field("max_input_rounds", &self.max_input_rounds)
+            .field("input_bounds", &self.input_bounds)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startup_and_tool_timeouts_take_the_program_over_the_file_and_the_specific_first() {
+        let ms = Duration::from_millis;
+        let options = || ClientOptions::new("t", "0");
+        let file = ServerConfig::stdio("x", ["y"]).with_timeout_ms(100);
+        // Nothing said: the file's `timeout`, then its specific ones.
+        assert_eq!(options().startup_timeout_for(&file), Some(ms(100)));
+        let specific = file
+            .clone()
+            .with_startup_timeout_ms(5000)
+            .with_tool_timeout_ms(60_000);
+        assert_eq!(options().startup_timeout_for(&specific), Some(ms(5000)));
+        assert_eq!(options().tool_timeout_for(&specific), Some(ms(60_000)));
+        // Nothing anywhere: 30 s.
+        let bare = ServerConfig::stdio("x", ["y"]);
+        assert_eq!(options().tool_timeout_for(&bare), Some(ms(30_000)));
+        // The program's general timeout beats the file, its specific ones beat that.
+        let general = options().with_request_timeout(ms(7));
+        assert_eq!(general.startup_timeout_for(&specific), Some(ms(7)));
+        let both = general.with_tool_timeout(ms(9));
+        assert_eq!(both.tool_timeout_for(&specific), Some(ms(9)));
+        assert_eq!(both.startup_timeout_for(&specific), Some(ms(7)));
+        // 0 disables, wherever it is said.
+        assert_eq!(
+            options()
+                .with_tool_timeout(ms(0))
+                .tool_timeout_for(&specific),
+            None
+        );
+        assert_eq!(
+            options().startup_timeout_for(&file.clone().with_startup_timeout_ms(0)),
+            None
+        );
+        // Settled once for a connection; a call's own timeout still wins.
+        let settled = options().settled_for(&specific);
+        assert_eq!(
+            settled.tool_call_options(RequestOptions::new()).timeout,
+            Some(ms(60_000))
+        );
+        let own = RequestOptions::new().with_timeout(ms(1));
+        assert_eq!(settled.tool_call_options(own).timeout, Some(ms(1)));
+        assert_eq!(settled.startup_request_options().timeout, Some(ms(5000)));
+    }
+
+    #[test]
+    fn the_file_names_them_startup_timeout_and_tool_timeout() {
+        let config: ServerConfig = serde_json::from_str(
+            r#"{"command": "x", "timeout": 1, "startupTimeout": 2, "toolTimeout": 3}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (config.timeout, config.startup_timeout, config.tool_timeout),
+            (Some(1), Some(2), Some(3))
+        );
+        assert!(config.extra.is_empty());
     }
 }

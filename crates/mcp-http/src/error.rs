@@ -17,8 +17,9 @@ type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The server answered with a non-2xx HTTP status.
-    #[error("HTTP {status}: {body}{}", auth_hints(www_authenticate.as_deref(), auth_server.as_deref()))]
+    /// The server answered with a non-2xx HTTP status. Its text shows the body in one line
+    /// ([`body_summary`]: an HTML error page by its title), the body itself is kept whole.
+    #[error("HTTP {status}{}{}", summary_suffix(body), auth_hints(www_authenticate.as_deref(), auth_server.as_deref()))]
     Status {
         /// Status code.
         status: u16,
@@ -61,7 +62,7 @@ pub enum Error {
     /// The server demands authorization and the client could not obtain it: a person must
     /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
     /// holds a secret). Returned by an [`AuthHook`](crate::AuthHook) instead of a bare 401.
-    #[error("{}{message}", if *login_required { "login required: " } else { "authorization failed: " })]
+    #[error("{}", authorization_text(*login_required, message))]
     Authorization {
         /// No usable credentials and no way to get them without a person.
         login_required: bool,
@@ -74,6 +75,74 @@ pub enum Error {
     /// An I/O error on the connection (it broke mid-request or mid-body).
     #[error("I/O error")]
     Io(#[from] std::io::Error),
+}
+
+/// The longest body summary shown in an error, in characters.
+const SUMMARY_CHARS: usize = 200;
+
+/// An error body as one short line for a person: an HTML page (a proxy's or a web
+/// server's error page) by its `<title>` (else its first `<h1>`), anything else by its first
+/// non-blank line; at most 200 characters. Empty for an empty body.
+pub fn body_summary(body: &str) -> String {
+    let line = if looks_like_html(body) {
+        element_text(body, "title")
+            .or_else(|| element_text(body, "h1"))
+            .unwrap_or_else(|| "an HTML page".to_owned())
+    } else {
+        body.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(SUMMARY_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+fn summary_suffix(body: &str) -> String {
+    match body_summary(body) {
+        summary if summary.is_empty() => String::new(),
+        summary => format!(": {summary}"),
+    }
+}
+
+fn looks_like_html(body: &str) -> bool {
+    let start: String = body
+        .trim_start()
+        .chars()
+        .take(64)
+        .flat_map(char::to_lowercase)
+        .collect();
+    start.starts_with("<!doctype html") || start.starts_with("<html") || start.starts_with("<head")
+}
+
+/// The text inside the first `<name ...>…</name>` (case-insensitive), trimmed, if not empty.
+fn element_text(html: &str, name: &str) -> Option<String> {
+    // ASCII lowercasing keeps byte offsets, so they index `html` too.
+    let lower = html.to_ascii_lowercase();
+    let open = lower.find(&format!("<{name}"))?;
+    let start = open + lower[open..].find('>')? + 1;
+    let end = start + lower[start..].find(&format!("</{name}"))?;
+    let text = html.get(start..end)?.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// `login required: MESSAGE` or `authorization failed: MESSAGE`, unless the message says so
+/// itself (an OAuth provider's "login required for SERVER: ..."): a prefix is said once.
+fn authorization_text(login_required: bool, message: &str) -> String {
+    let prefix = if login_required {
+        "login required"
+    } else {
+        "authorization failed"
+    };
+    if message.starts_with(prefix) {
+        message.to_owned()
+    } else {
+        format!("{prefix}: {message}")
+    }
 }
 
 fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> String {
@@ -210,10 +279,50 @@ mod tests {
             message: "run `mcp login x`".into(),
         };
         assert_eq!(login.to_string(), "login required: run `mcp login x`");
+        let provider = Error::Authorization {
+            login_required: true,
+            message: "login required for https://x.example/mcp: no stored token".into(),
+        };
+        assert_eq!(
+            provider.to_string(),
+            "login required for https://x.example/mcp: no stored token"
+        );
         assert_eq!(login.kind(), "authorization");
         assert!(!login.is_retryable_connection());
         assert_eq!(Error::Config("x".into()).kind(), "config");
         assert_eq!(Error::Protocol("x".into()).kind(), "protocol");
+    }
+
+    #[test]
+    fn an_error_body_is_shown_in_one_line_and_an_html_page_by_its_title() {
+        let status = |body: &str| Error::Status {
+            status: 404,
+            body: body.into(),
+            www_authenticate: None,
+            auth_server: None,
+        };
+        let page = "<!DOCTYPE HTML>\n<html lang=\"en\">\n  <head>\n    <title>Error response</title>\n  </head>\n  <body><h1>Error response</h1><p>Error code: 404</p></body>\n</html>\n";
+        assert_eq!(status(page).to_string(), "HTTP 404: Error response");
+        assert_eq!(
+            status("<html><body><H1>Not\n  Found</H1></body></html>").to_string(),
+            "HTTP 404: Not Found"
+        );
+        assert_eq!(
+            status("<html><body>nothing</body></html>").to_string(),
+            "HTTP 404: an HTML page"
+        );
+        assert_eq!(
+            status("\n  Not Found\nmore").to_string(),
+            "HTTP 404: Not Found"
+        );
+        assert_eq!(status("").to_string(), "HTTP 404");
+        let long = "x".repeat(500);
+        assert_eq!(body_summary(&long).chars().count(), SUMMARY_CHARS + 1);
+        // The body itself is kept whole, for those who read it (a JSON-RPC error in it).
+        let Error::Status { body, .. } = status(page) else {
+            unreachable!()
+        };
+        assert_eq!(body, page);
     }
 
     #[test]

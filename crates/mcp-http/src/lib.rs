@@ -58,7 +58,7 @@ pub use body::{
 };
 pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};
-pub use error::Error;
+pub use error::{Error, body_summary};
 pub use headers::{CustomHeaders, RedactedHeaders, origin, same_origin, shown};
 pub use response_body::ResponseBody;
 pub use sender::{HttpSender, MAX_REDIRECTS};

@@ -76,6 +76,12 @@ impl RpcCore {
         &self.pending
     }
 
+    /// A handle that stops the pending requests' clocks while a person answers (see
+    /// [`DeadlineHold`](crate::DeadlineHold)).
+    pub fn deadlines(&self) -> crate::Deadlines {
+        self.pending.deadlines()
+    }
+
     /// The timeout calls get when they do not set their own.
     pub fn default_timeout(&self) -> Option<Duration> {
         self.default_timeout

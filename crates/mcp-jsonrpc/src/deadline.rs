@@ -60,9 +60,12 @@ impl Deadline {
         }
     }
 
-    /// The deadline after a progress notification.
-    pub(crate) fn after_progress(now: Instant, resets: &Resets) -> Option<Self> {
-        Self::capped(now, resets.timeout, Some((resets.hard, resets.max)))
+    /// The deadline after a progress notification (or a [`DeadlineHold`] released), the
+    /// hard maximum moved later by `held`, the time the request's deadlines were held.
+    ///
+    /// [`DeadlineHold`]: crate::DeadlineHold
+    pub(crate) fn after_progress(now: Instant, resets: &Resets, held: Duration) -> Option<Self> {
+        Self::capped(now, resets.timeout, Some((resets.hard + held, resets.max)))
     }
 }
 
@@ -187,6 +190,105 @@ mod tests {
         let (method, _) = timed_out(second.wait().await);
         assert_eq!(method, "b");
         assert_eq!(started.elapsed(), Duration::from_millis(50));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_held_request_does_not_time_out_and_its_clock_starts_again_when_released() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
+        let (_, mut call) = core
+            .start_call("tools/call", None, &RequestOptions::new())
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        let hold = core.deadlines().hold();
+        assert!(core.pending().deadlines_held());
+        // A person answers for ten timeouts: the request stays pending.
+        let waited = tokio::time::timeout(Duration::from_secs(1), call.wait()).await;
+        assert!(waited.is_err(), "no timeout while held");
+        let released = Instant::now();
+        drop(hold);
+        assert!(!core.pending().deadlines_held());
+        // Not the 40 ms it had left: a whole timeout again, as progress gives.
+        let (method, after) = timed_out(call.wait().await);
+        assert_eq!(
+            (method.as_str(), after),
+            ("tools/call", Duration::from_millis(100))
+        );
+        assert_eq!(released.elapsed(), Duration::from_millis(100));
+        drop(call);
+        assert!(core.pending().is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn holds_nest_and_the_clocks_run_again_after_the_last() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
+        let (_, mut call) = core.start_call("a", None, &RequestOptions::new()).unwrap();
+        let first = core.deadlines().hold();
+        let second = core.deadlines().hold();
+        drop(first);
+        let waited = tokio::time::timeout(Duration::from_millis(500), call.wait()).await;
+        assert!(waited.is_err(), "one hold is still alive");
+        drop(second);
+        let released = Instant::now();
+        timed_out(call.wait().await);
+        assert_eq!(released.elapsed(), Duration::from_millis(100));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_that_comes_while_held_is_delivered() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
+        let (_, mut call) = core.start_call("a", None, &RequestOptions::new()).unwrap();
+        let hold = core.deadlines().hold();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        core.dispatch(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, |_| {});
+        assert!(call.wait().await.is_ok());
+        drop(hold);
+        drop(call);
+        assert!(core.pending().is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_hard_maximum_moves_later_by_the_time_held() {
+        let core = RpcCore::new(IdFormat::Number, None);
+        // 100 ms without progress, 300 ms in all whatever the progress.
+        let options = RequestOptions::new()
+            .with_timeout(Duration::from_millis(100))
+            .with_progress(|_| {})
+            .with_reset_timeout_on_progress(Duration::from_millis(300));
+        let started = Instant::now();
+        let (_, mut call) = core.start_call("slow", None, &options).unwrap();
+        let progress = |n: u32| {
+            let params = mcp_types::ProgressNotificationParams::new(
+                mcp_types::RequestId::Number(1),
+                f64::from(n),
+            );
+            assert!(core.pending().progress(&params));
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let hold = core.deadlines().hold();
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        drop(hold);
+        // Progress keeps it alive up to the hard maximum, 1000 ms (the hold) later.
+        for n in 0..20 {
+            let waited = tokio::time::timeout(Duration::from_millis(80), call.wait()).await;
+            if let Ok(result) = waited {
+                let (_, after) = timed_out(result);
+                assert_eq!(after, Duration::from_millis(300));
+                assert_eq!(started.elapsed(), Duration::from_millis(1300));
+                return;
+            }
+            progress(n);
+        }
+        panic!("the hard maximum never fired");
+    }
+
+    #[test]
+    fn a_hold_outlives_its_session_harmlessly() {
+        let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
+        let deadlines = core.deadlines();
+        let hold = deadlines.hold();
+        drop(core);
+        drop(hold);
+        drop(deadlines.hold());
     }
 
     #[tokio::test(flavor = "current_thread")]

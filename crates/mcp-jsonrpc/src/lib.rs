@@ -50,7 +50,7 @@ pub use options::{
     resolve_timeout,
 };
 pub use pagination::PaginationAbort;
-pub use pending::PendingRequests;
+pub use pending::{DeadlineHold, Deadlines, PendingRequests};
 pub use session::{DEFAULT_MAX_SERVER_REQUESTS, Inbox, Received, Session, SessionOptions};
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, OVERSIZED_HEAD_BYTES, SseError, SseEvent, SseParser};
 pub use tasks::{AbortOnDrop, TransportTasks, within_timeout};

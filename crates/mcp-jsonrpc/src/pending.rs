@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
 
 use mcp_types::{ProgressNotificationParams, RawResult, RequestId};
 use tokio::sync::{Notify, oneshot};
@@ -27,6 +28,9 @@ struct Entry {
     tx: oneshot::Sender<Reply>,
     progress: Option<Arc<ProgressSlot>>,
     deadline: Option<Deadline>,
+    /// How long its deadlines were held ([`DeadlineHold`]): a hard maximum moves this much
+    /// later, so time spent waiting for a person does not count against the request.
+    held: Duration,
 }
 
 #[derive(Default)]
@@ -36,6 +40,9 @@ struct State {
     closed_detail: Option<String>,
     /// The deadline the sweeper sleeps until (`None`: it knows of none).
     armed: Option<Instant>,
+    /// Live [`DeadlineHold`]s, and since when the first of them holds.
+    holds: usize,
+    held_since: Option<Instant>,
 }
 
 /// What the sweeper found.
@@ -121,6 +128,7 @@ impl PendingRequests {
                 tx,
                 progress,
                 deadline,
+                held: Duration::ZERO,
             },
         );
         drop(state);
@@ -150,6 +158,11 @@ impl PendingRequests {
             let mut state = self.lock();
             if state.closed {
                 return Swept::Closed;
+            }
+            if state.holds > 0 {
+                // Held: nothing is due; releasing the last hold wakes the sweeper.
+                state.armed = None;
+                return Swept::Next(None);
             }
             let due = state
                 .map
@@ -204,7 +217,7 @@ impl PendingRequests {
             let slot = entry.progress.clone();
             if let Some(resets) = slot.as_ref().and_then(|s| s.resets.as_ref()) {
                 // Later than before, never earlier: the sweeper need not wake for it.
-                entry.deadline = Deadline::after_progress(Instant::now(), resets);
+                entry.deadline = Deadline::after_progress(Instant::now(), resets, entry.held);
             }
             slot
         };
@@ -215,6 +228,68 @@ impl PendingRequests {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Stop the clock of every pending request until the returned hold is dropped, for a
+    /// server-to-client request handler that waits for a person (a form being filled in):
+    /// see [`DeadlineHold`]. Holds nest; the clocks run again when the last one ends.
+    pub fn hold_deadlines(self: &Arc<Self>) -> DeadlineHold {
+        self.deadlines().hold()
+    }
+
+    /// A handle that can hold this map's deadlines later, without keeping the map alive.
+    pub fn deadlines(self: &Arc<Self>) -> Deadlines {
+        Deadlines {
+            pending: Arc::downgrade(self),
+        }
+    }
+
+    /// Whether a [`DeadlineHold`] is alive.
+    pub fn deadlines_held(&self) -> bool {
+        self.lock().holds > 0
+    }
+
+    fn take_hold(&self, now: Instant) {
+        let mut state = self.lock();
+        state.holds += 1;
+        state.held_since.get_or_insert(now);
+    }
+
+    /// The last hold ended at `now`: every request's timeout starts again, and its hard
+    /// maximum moves later by the time held.
+    fn release_hold(&self, now: Instant) {
+        let next = {
+            let mut state = self.lock();
+            state.holds = state.holds.saturating_sub(1);
+            if state.holds > 0 {
+                return;
+            }
+            let held = state
+                .held_since
+                .take()
+                .map_or(Duration::ZERO, |since| now.saturating_duration_since(since));
+            for entry in state.map.values_mut() {
+                entry.held += held;
+                let resets = entry.progress.as_ref().and_then(|p| p.resets.as_ref());
+                entry.deadline = match (resets, entry.deadline) {
+                    (Some(resets), _) => Deadline::after_progress(now, resets, entry.held),
+                    (None, Some(d)) => Some(Deadline {
+                        at: now + d.after,
+                        after: d.after,
+                    }),
+                    (None, None) => None,
+                };
+            }
+            state.armed = state
+                .map
+                .values()
+                .filter_map(|e| e.deadline.map(|d| d.at))
+                .min();
+            state.armed
+        };
+        if next.is_some() {
+            self.rearm.notify_one();
         }
     }
 
@@ -236,5 +311,66 @@ impl PendingRequests {
             let _ = entry.tx.send(Err(make()));
         }
         true
+    }
+}
+
+/// A handle on a session's pending requests that can stop their clocks: hand it to code
+/// that waits for a person (see [`DeadlineHold`]). It does not keep the session alive;
+/// once the session is gone, [`hold`](Self::hold) holds nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Deadlines {
+    pending: Weak<PendingRequests>,
+}
+
+impl Deadlines {
+    /// Stop the clocks until the returned hold is dropped.
+    pub fn hold(&self) -> DeadlineHold {
+        if let Some(pending) = self.pending.upgrade() {
+            pending.take_hold(Instant::now());
+        }
+        DeadlineHold {
+            pending: self.pending.clone(),
+        }
+    }
+}
+
+/// While alive, no pending request of the session times out: the time a person takes to
+/// answer a server's question (an elicitation form) is not the server's. When the last
+/// hold of the session is dropped, each pending request's timeout starts again from the
+/// beginning, as a progress notification restarts it, and a hard maximum
+/// ([`RequestOptions::with_reset_timeout_on_progress`](crate::RequestOptions::with_reset_timeout_on_progress))
+/// moves later by the time held.
+///
+/// It holds every pending request of the session, not only the one a server request
+/// belongs to: on stdio nothing ties a server's request to the client request it serves,
+/// and while a person answers, every request of the session waits on that person's answer.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)] async fn main() {
+/// use std::time::Duration;
+/// use mcp_jsonrpc::{IdFormat, RequestOptions, RpcCore};
+///
+/// let core = RpcCore::new(IdFormat::Number, Some(Duration::from_millis(100)));
+/// let (_frame, mut call) = core.start_call("tools/call", None, &RequestOptions::new()).unwrap();
+/// let hold = core.deadlines().hold();
+/// // A person takes ten times the timeout to answer: nothing times out meanwhile.
+/// let waited = tokio::time::timeout(Duration::from_secs(1), call.wait()).await;
+/// assert!(waited.is_err());
+/// drop(hold);
+/// // The clock starts again: a full timeout later the call times out as usual.
+/// assert!(call.wait().await.is_err());
+/// # }
+/// ```
+#[derive(Debug)]
+#[must_use = "the deadlines run again as soon as the hold is dropped"]
+pub struct DeadlineHold {
+    pending: Weak<PendingRequests>,
+}
+
+impl Drop for DeadlineHold {
+    fn drop(&mut self) {
+        if let Some(pending) = self.pending.upgrade() {
+            pending.release_hold(Instant::now());
+        }
     }
 }

@@ -43,7 +43,8 @@ mod tools;
 
 pub use error::ManagerError;
 pub use manager::{
-    DEFAULT_NOTIFICATION_QUEUE, EnvLookup, ManagerOptions, McpManager, NotificationQueueLimits,
+    DEFAULT_NOTIFICATION_QUEUE, DEFAULT_PROGRESS_EXTENSION, EnvLookup, ManagerOptions, McpManager,
+    NotificationQueueLimits,
 };
 pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
 pub use reconnect::ReconnectPolicy;

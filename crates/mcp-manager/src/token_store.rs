@@ -35,8 +35,9 @@ impl TokenStoreKind {
         }
     }
 
-    /// Open the store: files in `file_dir` (`None`: the platform configuration directory,
-    /// see [`FileTokenStore::in_config_dir`]), the keyring, or memory.
+    /// Open the store: files in `file_dir` (`None`: the directory the library and the CLI
+    /// share, see [`FileTokenStore::in_config_dir`]), the keyring (its lock files in that
+    /// same directory, so processes sharing it refresh one at a time), or memory.
     ///
     /// Fails with [`AuthError::Config`] for the keyring when this build has no `keyring`
     /// feature, and with [`AuthError::Store`] when the platform has no usable keyring or
@@ -48,19 +49,23 @@ impl TokenStoreKind {
                 None => Arc::new(FileTokenStore::in_config_dir()?),
             }),
             Self::Memory => Ok(Arc::new(MemoryTokenStore::new())),
-            Self::Keyring => keyring(),
+            Self::Keyring => keyring(file_dir.or_else(mcp_types::config_dir::token_dir)),
         }
     }
 }
 
 #[cfg(feature = "keyring")]
-fn keyring() -> Result<Arc<dyn TokenStore>, AuthError> {
+fn keyring(lock_dir: Option<PathBuf>) -> Result<Arc<dyn TokenStore>, AuthError> {
     use mcp_client::oauth::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
-    Ok(Arc::new(KeyringTokenStore::new(DEFAULT_KEYRING_SERVICE)?))
+    let store = KeyringTokenStore::new(DEFAULT_KEYRING_SERVICE)?;
+    Ok(Arc::new(match lock_dir {
+        Some(dir) => store.with_lock_dir(dir),
+        None => store,
+    }))
 }
 
 #[cfg(not(feature = "keyring"))]
-fn keyring() -> Result<Arc<dyn TokenStore>, AuthError> {
+fn keyring(_lock_dir: Option<PathBuf>) -> Result<Arc<dyn TokenStore>, AuthError> {
     Err(AuthError::Config(
         "the keyring token store is not in this build (cargo feature `keyring`); use file or \
          memory"

@@ -37,10 +37,21 @@ pub(crate) enum Delivery {
 impl ClientRequests {
     /// Register a new request and queue it on `sink`.
     pub(crate) fn send(self: &Arc<Self>, sink: &Sink, method: &str, params: &Value) -> Outstanding {
+        let params = mcp_types::to_raw(params).unwrap_or_else(|_| mcp_types::empty_object());
+        self.send_raw(sink, method, &params)
+    }
+
+    /// [`send`](Self::send) with params written exactly as given (member order kept).
+    pub(crate) fn send_raw(
+        self: &Arc<Self>,
+        sink: &Sink,
+        method: &str,
+        params: &mcp_types::RawValue,
+    ) -> Outstanding {
         let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
         let (tx, rx) = oneshot::channel();
         lock(&self.pending).insert(id.clone(), tx);
-        sink.request(&id, method, params);
+        sink.request_raw(&id, method, params);
         Outstanding {
             id,
             rx,

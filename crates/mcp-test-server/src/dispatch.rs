@@ -105,6 +105,17 @@ async fn legacy(ctx: &Ctx, method: &str, params: Value) -> Outcome {
             let mut definitions = tools::definitions(extra_tool);
             if ctx.core.options.era != Era::Legacy {
                 definitions.extend(modern::tools::definitions());
+                if ctx.core.options.invalid_header_tool {
+                    definitions.push(modern::tools::invalid_header_tool());
+                }
+            }
+            if ctx.core.options.gate_tools {
+                definitions.retain(|t| {
+                    t["name"]
+                        .as_str()
+                        .and_then(tools::capability_needed)
+                        .is_none_or(|path| ctx.client_supports(path))
+                });
             }
             if ctx.core.options.hide_test_tools {
                 definitions.retain(|t| {
@@ -129,6 +140,7 @@ async fn legacy(ctx: &Ctx, method: &str, params: Value) -> Outcome {
             }
         }),
         "resources/unsubscribe" => resources::subscribe(&ctx.core, &params, false),
+        "tasks/get" if ctx.core.options.stuck_tasks => ctx.core.tasks.stuck(&params),
         "tasks/get" => ctx.core.tasks.get(&params),
         "tasks/result" => ctx.core.tasks.result(&params, &ctx.sink).await,
         "tasks/cancel" => ctx.core.tasks.cancel(&params),

@@ -68,6 +68,39 @@ pub struct OAuthOptions {
     /// also allowed the client-credentials grant). Repeatable.
     #[arg(long, value_name = "ID:SECRET", requires = "oauth")]
     pub oauth_client: Vec<PreRegistered>,
+
+    /// OAuth: confidential clients only: `none` is not among the token endpoint auth
+    /// methods, so dynamic registration issues a client secret.
+    #[arg(long, requires = "oauth")]
+    pub oauth_confidential: bool,
+
+    /// OAuth: no protected resource metadata (a 2025-03-26 server): its paths are 404 and
+    /// the 401 challenge names no `resource_metadata`, so a client takes the server's
+    /// origin for the authorization server.
+    #[arg(long, requires = "oauth")]
+    pub oauth_no_resource_metadata: bool,
+
+    /// OAuth, hostile: claim to be the authorization server ISSUER (another server's): the
+    /// metadata's `issuer` and every redirect's `iss` say ISSUER while the endpoints stay
+    /// here, `/authorize` approves any `client_id`, and the token endpoint records the
+    /// client credentials it is sent (see `GET /oauth/test/log`) before refusing them.
+    #[arg(long, value_name = "ISSUER", requires = "oauth")]
+    pub oauth_claim_issuer: Option<String>,
+
+    /// OAuth, fault: issue access tokens with CR LF and a forged header line in them, which
+    /// no HTTP header can carry (a client must refuse them, not store them).
+    #[arg(long, requires = "oauth")]
+    pub oauth_crlf_token: bool,
+
+    /// OAuth: a registered redirect URI must match exactly, port included (as the
+    /// TypeScript SDK's authorization server does), not on any loopback port.
+    #[arg(long, requires = "oauth")]
+    pub oauth_strict_redirect: bool,
+
+    /// OAuth: answer each refresh token grant only after this many milliseconds (so that
+    /// concurrent refreshes overlap).
+    #[arg(long, value_name = "MS", requires = "oauth")]
+    pub oauth_refresh_delay_ms: Option<u64>,
 }
 
 impl Default for OAuthOptions {
@@ -83,6 +116,12 @@ impl Default for OAuthOptions {
             oauth_cimd: false,
             oauth_no_refresh: false,
             oauth_client: Vec::new(),
+            oauth_confidential: false,
+            oauth_no_resource_metadata: false,
+            oauth_claim_issuer: None,
+            oauth_crlf_token: false,
+            oauth_strict_redirect: false,
+            oauth_refresh_delay_ms: None,
         }
     }
 }

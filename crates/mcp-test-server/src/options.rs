@@ -188,6 +188,12 @@ pub struct ServerOptions {
     #[arg(long)]
     pub hide_test_tools: bool,
 
+    /// List the tools that ask the client something (`sample`, `elicit`, `elicit_url`,
+    /// `roots`) only to clients that declared the capability each needs, as the reference
+    /// server-everything does; they can still be called.
+    #[arg(long)]
+    pub gate_tools: bool,
+
     /// Send `notifications/resources/updated` for a resource right after a client
     /// subscribes to it (for clients that watch resources).
     #[arg(long)]
@@ -199,6 +205,23 @@ pub struct ServerOptions {
     /// request: a request whose `_meta` names a protocol version is modern).
     #[arg(long, value_enum, default_value_t = Era::Legacy, value_name = "ERA")]
     pub era: Era,
+
+    /// Fault: `tasks/get` answers `working` for every task id, known or not: tasks that
+    /// never end.
+    #[arg(long)]
+    pub stuck_tasks: bool,
+
+    /// Fault (2026-07-28): also list `bad_header`, a tool whose `x-mcp-header` annotation is
+    /// invalid (on a number, under a property name holding an escape sequence), and run it
+    /// when called, headers or not.
+    #[arg(long)]
+    pub invalid_header_tool: bool,
+
+    /// Fault (2026-07-28): every `input_required` result of the `mrtr` tool carries this
+    /// many more input requests (`roots/list`, keyed `flood-0`, `flood-1`, ...) besides
+    /// the ones it asks for.
+    #[arg(long, value_name = "N")]
+    pub input_request_flood: Option<u32>,
 
     /// Modern era: the protocol versions accepted in `_meta` (comma-separated; default
     /// `2026-07-28`). Anything else is answered with -32022 listing these (and, with

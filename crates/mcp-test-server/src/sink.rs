@@ -59,9 +59,13 @@ impl Sink {
 
     /// Queue a request to the client.
     pub fn request(&self, id: &RequestId, method: &str, params: &Value) {
-        let raw = raw_value(params);
-        let mut buf = Vec::with_capacity(raw.get().len() + 56);
-        encode_request(&mut buf, id, method, Some(&raw));
+        self.request_raw(id, method, &raw_value(params));
+    }
+
+    /// Queue a request to the client with params written exactly as given.
+    pub fn request_raw(&self, id: &RequestId, method: &str, params: &RawValue) {
+        let mut buf = Vec::with_capacity(params.get().len() + 56);
+        encode_request(&mut buf, id, method, Some(params));
         self.send_raw(buf);
     }
 

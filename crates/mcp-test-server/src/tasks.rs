@@ -170,6 +170,21 @@ impl TaskStore {
         self.describe(&task_id_of(params)?)
     }
 
+    /// `tasks/get` under `--stuck-tasks`: whatever the id, known or not, the task is still
+    /// `working`.
+    pub(crate) fn stuck(&self, params: &Value) -> Result<Value, ErrorObject> {
+        let id = task_id_of(params)?;
+        let now = now_iso8601();
+        Ok(json!({
+            "taskId": id,
+            "status": "working",
+            "createdAt": now,
+            "lastUpdatedAt": now,
+            "ttl": null,
+            "pollInterval": POLL_INTERVAL_MS,
+        }))
+    }
+
     /// `tasks/result`: wait until the task has ended, then answer what the tool answered,
     /// tied to the task by `_meta`. `sink` is this request's stream.
     pub(crate) async fn result(&self, params: &Value, sink: &Sink) -> Result<Value, ErrorObject> {

@@ -61,16 +61,25 @@ impl Serialize for ElicitRequestParams {
 }
 
 impl<'de> Deserialize<'de> for ElicitRequestParams {
+    /// Decodes by `mode`. A form's fields are remembered in the order the server wrote them
+    /// (see [`ElicitFormParams::fields`]): read from the text itself, as a JSON map here
+    /// keeps its keys sorted.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        let value = Value::deserialize(deserializer)?;
+        let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        let value: Value = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
         let Value::Object(object) = &value else {
             return Err(D::Error::custom(format!(
                 "elicitation parameters must be an object, got {value}"
             )));
         };
         let params = match tag_of(object, "mode").map_err(D::Error::custom)?.as_deref() {
-            None | Some(FormMode::NAME) => serde_json::from_value(value).map(Self::Form),
+            None | Some(FormMode::NAME) => {
+                serde_json::from_value(value).map(|mut form: ElicitFormParams| {
+                    form.field_order = field_order::of(raw.get());
+                    Self::Form(form)
+                })
+            }
             Some(UrlMode::NAME) => serde_json::from_value(value).map(Self::Url),
             Some(other) => {
                 return Err(D::Error::custom(format!(
@@ -79,6 +88,60 @@ impl<'de> Deserialize<'de> for ElicitRequestParams {
             }
         };
         params.map_err(|e| D::Error::custom(format!("invalid elicitation parameters: {e}")))
+    }
+}
+
+/// The order of a form's fields in the text it came in.
+mod field_order {
+    use std::fmt;
+
+    use serde::Deserialize;
+    use serde::de::{IgnoredAny, MapAccess, Visitor};
+
+    #[derive(Deserialize)]
+    struct Params {
+        #[serde(rename = "requestedSchema")]
+        requested_schema: Option<Schema>,
+    }
+
+    #[derive(Deserialize)]
+    struct Schema {
+        properties: Option<Keys>,
+    }
+
+    /// An object's keys in the order they appear (its values skipped unread).
+    struct Keys(Vec<String>);
+
+    impl<'de> Deserialize<'de> for Keys {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct KeysVisitor;
+            impl<'de> Visitor<'de> for KeysVisitor {
+                type Value = Keys;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(key) = map.next_key::<String>()? {
+                        map.next_value::<IgnoredAny>()?;
+                        keys.push(key);
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            deserializer.deserialize_map(KeysVisitor)
+        }
+    }
+
+    /// The names of `requestedSchema.properties` in `params_text`, in order; empty when
+    /// they cannot be read (the form's map order is used then).
+    pub(super) fn of(params_text: &str) -> Vec<String> {
+        serde_json::from_str::<Params>(params_text)
+            .ok()
+            .and_then(|p| p.requested_schema)
+            .and_then(|s| s.properties)
+            .map(|Keys(keys)| keys)
+            .unwrap_or_default()
     }
 }
 
@@ -151,11 +214,19 @@ pub struct ElicitFormParams {
     /// Members this library does not know, kept for a faithful round trip.
     #[serde(flatten)]
     pub extra: Extra,
+    /// The names of `requestedSchema.properties` in the order the sender wrote them.
+    #[serde(skip)]
+    field_order: Vec<String>,
 }
 
 impl ElicitFormParams {
     /// Ask `message` with a form described by `requested_schema`; writes `mode: "form"`.
     pub fn new(message: impl Into<String>, requested_schema: Value) -> Self {
+        let field_order = requested_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
         Self {
             mode: Some(FormMode),
             message: message.into(),
@@ -163,7 +234,34 @@ impl ElicitFormParams {
             task: None,
             meta: None,
             extra: Extra::new(),
+            field_order,
         }
+    }
+
+    /// The form's fields, `requestedSchema.properties`, in the order the server wrote them
+    /// (the order a person is asked in), each with its schema. Params decoded as
+    /// [`ElicitRequestParams`] (as a client receives them) know that order; a `Value` does
+    /// not, so fields it does not account for follow in its (sorted) order.
+    pub fn fields(&self) -> Vec<(&str, &Value)> {
+        let Some(properties) = self
+            .requested_schema
+            .get("properties")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        let mut fields: Vec<(&str, &Value)> = self
+            .field_order
+            .iter()
+            .filter_map(|name| properties.get_key_value(name))
+            .map(|(name, schema)| (name.as_str(), schema))
+            .collect();
+        for (name, schema) in properties {
+            if !self.field_order.contains(name) {
+                fields.push((name.as_str(), schema));
+            }
+        }
+        fields
     }
 
     /// Leave `mode` out, as 2025-06-18 servers do.
@@ -354,5 +452,42 @@ impl UrlElicitationRequiredData {
             ErrorObject::new(error_codes::URL_ELICITATION_REQUIRED, message)
                 .with_data(serde_json::to_value(self)?),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(form: &ElicitFormParams) -> Vec<&str> {
+        form.fields().into_iter().map(|(name, _)| name).collect()
+    }
+
+    #[test]
+    fn a_forms_fields_come_in_the_order_the_server_wrote_them() {
+        let text = r#"{"message":"m","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"number"},"mid":{"type":"boolean"}},"required":["zeta"]}}"#;
+        let ElicitRequestParams::Form(form) = serde_json::from_str(text).unwrap() else {
+            panic!("a form")
+        };
+        assert_eq!(names(&form), ["zeta", "alpha", "mid"]);
+        assert_eq!(form.fields()[1].1["type"], "number");
+        // A `Value` keeps no order: fields then come sorted.
+        let value: Value = serde_json::from_str(text).unwrap();
+        let ElicitRequestParams::Form(sorted) = serde_json::from_value(value).unwrap() else {
+            panic!("a form")
+        };
+        assert_eq!(names(&sorted), ["alpha", "mid", "zeta"]);
+        // Written back and read again, a form is equal to itself.
+        let again: ElicitRequestParams =
+            serde_json::from_str(&serde_json::to_string(&form).unwrap()).unwrap();
+        assert_eq!(again, ElicitRequestParams::Form(sorted));
+        let built =
+            ElicitFormParams::new("m", serde_json::json!({"properties": {"b": {}, "a": {}}}));
+        assert_eq!(names(&built), ["a", "b"]);
+        assert!(
+            ElicitFormParams::new("m", serde_json::json!({}))
+                .fields()
+                .is_empty()
+        );
     }
 }

@@ -145,8 +145,15 @@ impl ErrorObject {
 }
 
 impl fmt::Display for ErrorObject {
+    /// `MCP error CODE: MESSAGE`. Some servers (the TypeScript SDK's) put that prefix in the
+    /// message already: it is not written twice.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MCP error {}: {}", self.code, self.message)
+        let prefix = format!("MCP error {}:", self.code);
+        if self.message.starts_with(&prefix) {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{prefix} {}", self.message)
+        }
     }
 }
 
@@ -575,6 +582,18 @@ pub fn empty_object() -> Box<RawValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_message_that_has_the_prefix_already_gets_it_once() {
+        let typescript = ErrorObject::new(-32602, "MCP error -32602: Tool nosuch not found");
+        assert_eq!(
+            typescript.to_string(),
+            "MCP error -32602: Tool nosuch not found"
+        );
+        // Another code's prefix is the server's text, kept.
+        let other = ErrorObject::new(-32603, "MCP error -32602: x");
+        assert_eq!(other.to_string(), "MCP error -32603: MCP error -32602: x");
+    }
 
     #[test]
     fn envelopes_are_written_exactly() {

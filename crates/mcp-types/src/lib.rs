@@ -24,6 +24,7 @@
 
 mod capabilities;
 mod completion;
+pub mod config_dir;
 mod discover;
 pub use discover::DiscoverResult;
 mod content;

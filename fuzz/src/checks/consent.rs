@@ -2,8 +2,8 @@
 //! reads before a project's `.mcp.json` may do anything. No panic on any text; one heading
 //! per server; every line, and the one-paragraph form, free of control, bidi and line
 //! separator characters (a value cannot forge a line or reorder one); every variable that
-//! resolving an entry reads of the environment is named; every file its OAuth settings
-//! would read is named.
+//! resolving an entry reads of the environment (or asks the user, a VS Code input) is named;
+//! every file it would read (`envFile`, its OAuth settings' files) is named.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -17,9 +17,12 @@ fn breaks_lines(c: char) -> bool {
         || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-/// Whether the view names the variable `asked` (what resolving looked up).
-fn named(asked: &str, variables: &BTreeSet<&str>) -> bool {
+/// Whether the view names `asked`, what resolving looked up: a variable, or a VS Code
+/// input (`input:ID`).
+fn named(asked: &str, view: &ConsentView) -> bool {
+    let variables = view.variables();
     variables.contains(asked)
+        || view.inputs().contains(asked)
         || (matches!(asked, "HOME" | "USERPROFILE") && variables.contains("userHome"))
 }
 
@@ -39,7 +42,6 @@ pub fn check(data: &[u8]) {
     for line in lines.iter().chain([&view.paragraph()]) {
         assert!(!line.chars().any(breaks_lines), "a line breaks: {line:?}");
     }
-    let variables = view.variables();
     let files = view.files();
     for entry in config.servers().values() {
         let asked = RefCell::new(BTreeSet::new());
@@ -53,6 +55,12 @@ pub fn check(data: &[u8]) {
             assert!(
                 named(&name, &variables),
                 "${{{name}}} is not shown: {lines:?}"
+            );
+        }
+        if let Some(env_file) = &entry.env_file {
+            assert!(
+                files.contains(env_file.as_str()),
+                "{env_file} is not shown: {lines:?}"
             );
         }
         if let Some(oauth) = &entry.oauth {

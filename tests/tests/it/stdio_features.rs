@@ -362,6 +362,83 @@ async fn elicitation_form_and_url_modes() {
     both.close().await;
 }
 
+/// `toolTimeout` bounds tool calls and `startupTimeout` the handshake, each apart from the
+/// request timeout (issue 24: a server that downloads itself needs a long start, a tool a
+/// long call, a listing neither).
+#[tokio::test]
+async fn a_tool_call_has_its_own_timeout_and_the_handshake_its_startup_timeout() {
+    let ms = Duration::from_millis;
+    let patient = server(&[])
+        .with_timeout_ms(200)
+        .with_tool_timeout_ms(20_000);
+    let client = bounded(Client::connect(&patient, options())).await.unwrap();
+    let slept = bounded(client.call_tool("sleep", Some(json!({"ms": 600}))))
+        .await
+        .expect("the tool timeout, not the 200 ms request timeout");
+    assert_eq!(slept.text(), "slept");
+    client.close().await;
+
+    let hasty = server(&[]).with_tool_timeout_ms(200);
+    let client = bounded(Client::connect(&hasty, options())).await.unwrap();
+    let err = bounded(client.call_tool("sleep", Some(json!({"ms": 10_000}))))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Session(SessionError::Timeout { after, .. }) if *after == ms(200)),
+        "{err}"
+    );
+    // Other requests keep the request timeout.
+    assert!(bounded(client.list_all_tools()).await.is_ok());
+    client.close().await;
+
+    let mute = server(&["--no-init-reply"])
+        .with_timeout_ms(60_000)
+        .with_startup_timeout_ms(300);
+    let err = bounded(Client::connect(&mute, options()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::HandshakeTimeout { after, .. } if *after == ms(300)),
+        "{err}"
+    );
+}
+
+/// A handler that takes longer than the call's timeout to answer a form, as a person does.
+/// Holding the timeouts (`RequestContext::hold_timeouts`) keeps the call alive; without
+/// the hold it times out while the "person" types (issue 24).
+#[tokio::test]
+async fn a_form_answered_after_the_timeout_succeeds_while_the_handler_holds_the_clock() {
+    let answer_form = |hold: bool| {
+        move |_params: ElicitRequestParams, context: RequestContext| async move {
+            let _stopped = hold.then(|| context.hold_timeouts());
+            tokio::time::sleep(Duration::from_millis(1200)).await;
+            let mut content = serde_json::Map::new();
+            content.insert("name".into(), json!("Ann"));
+            Ok(ElicitResult::accept(content))
+        }
+    };
+    let timeout = Duration::from_millis(300);
+    for hold in [true, false] {
+        let client = bounded(Client::connect(
+            &server(&[]),
+            options()
+                .with_request_timeout(timeout)
+                .with_elicitation(ElicitationModes::FORM, answer_form(hold)),
+        ))
+        .await
+        .unwrap();
+        let result = bounded(client.call_tool("elicit", None)).await;
+        if hold {
+            let result = result.expect("the person's time is not the call's");
+            assert!(result.text().contains("Ann"), "{}", result.text());
+        } else {
+            let err = result.expect_err("without the hold the call times out");
+            assert_eq!(err.kind(), "timeout", "{err}");
+        }
+        client.close().await;
+    }
+}
+
 /// Sets its flag when dropped: the client stops a cancelled handler by dropping its future.
 struct SetOnDrop(Arc<AtomicBool>);
 

@@ -307,3 +307,85 @@ fn with_tasks_declares_the_tasks_capability() {
     assert_eq!(options().capabilities().tasks, None);
     assert_eq!(options().with_tasks().capabilities().tasks, Some(json!({})));
 }
+
+/// The client-wide default of a task's wait is the caller's to change, and a plain
+/// `call_tool` of a task tool honours it: the task is cancelled at the bound and no request
+/// is left waiting.
+#[tokio::test]
+async fn the_clients_task_max_wait_bounds_a_hidden_task_and_leaves_nothing_pending() {
+    let client = bounded(Client::connect(
+        &server(&[]),
+        options().with_task_max_wait(Duration::from_millis(400)),
+    ))
+    .await
+    .unwrap();
+    bounded(client.list_all_tools()).await.unwrap();
+    let err = bounded(client.call_tool("task_forever", None))
+        .await
+        .unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert!(err.to_string().contains("task task-1"), "{err}");
+    assert_eq!(client.requests_in_flight(), 0);
+    let tasks = bounded(client.list_all_tasks()).await.unwrap();
+    assert_eq!(tasks[0].status, TaskStatus::Cancelled);
+    client.close().await;
+}
+
+/// The wait is bounded as a whole, even when every request may wait forever (timeouts
+/// disabled) and the server holds `tasks/result` open: here a question the client never
+/// answers. Before, the handle's `tasks/result` waited past its deadline, for ever.
+#[tokio::test]
+async fn a_tasks_max_wait_holds_when_request_timeouts_are_disabled() {
+    let never = |_params: ElicitRequestParams, _ctx: RequestContext| async move {
+        std::future::pending::<Result<ElicitResult, mcp_types::ErrorObject>>().await
+    };
+    let options = options()
+        .with_tasks()
+        .with_request_timeout(Duration::ZERO)
+        .with_elicitation(ElicitationModes::FORM, never);
+    let client = bounded(Client::connect(&server(&[]), options))
+        .await
+        .unwrap();
+    let task = bounded(client.start_tool_task(
+        CallToolRequestParams::new("task_input"),
+        TaskOptions::new().with_max_wait(Duration::from_millis(500)),
+    ))
+    .await
+    .unwrap();
+    let err = bounded(task.result()).await.unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert_eq!(client.requests_in_flight(), 0);
+    let tasks = bounded(client.list_all_tasks()).await.unwrap();
+    assert_eq!(tasks[0].status, TaskStatus::Cancelled);
+    client.close().await;
+}
+
+/// A handle found again by id stops waiting at its bound but leaves the task running: it
+/// did not start it, and the result can still be fetched later.
+#[tokio::test]
+async fn a_handle_found_by_id_stops_waiting_without_cancelling() {
+    let client = connect(&[]).await;
+    let task = bounded(client.start_tool_task(
+        CallToolRequestParams::new("task_forever"),
+        TaskOptions::new(),
+    ))
+    .await
+    .unwrap();
+    let id = task.task_id().to_owned();
+    drop(task);
+    let again = bounded(client.task_handle(
+        &id,
+        TaskOptions::new().with_max_wait(Duration::from_millis(300)),
+    ))
+    .await
+    .unwrap();
+    let err = bounded(again.result()).await.unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert_eq!(client.requests_in_flight(), 0);
+    assert_eq!(
+        bounded(client.get_task(&id)).await.unwrap().status,
+        TaskStatus::Working
+    );
+    bounded(client.cancel_task(&id)).await.unwrap();
+    client.close().await;
+}

@@ -3,14 +3,16 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
+use super::lock::{LockScope, ProcessLocks, StoreLock};
 use super::{RegisteredClient, StoredTokens, TokenStore};
 use crate::AuthError;
 
-/// Tokens and clients in memory, lost when the process ends.
+/// Tokens and clients in memory, lost when the process ends. Its locks are this process's.
 #[derive(Debug, Default)]
 pub struct MemoryTokenStore {
     tokens: Mutex<HashMap<String, StoredTokens>>,
     clients: Mutex<HashMap<String, RegisteredClient>>,
+    locks: ProcessLocks,
 }
 
 impl MemoryTokenStore {
@@ -46,5 +48,14 @@ impl TokenStore for MemoryTokenStore {
     fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError> {
         lock(&self.clients).insert(issuer.to_owned(), client.clone());
         Ok(())
+    }
+
+    fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
+        lock(&self.clients).remove(issuer);
+        Ok(())
+    }
+
+    fn try_lock(&self, scope: LockScope<'_>) -> Result<Option<StoreLock>, AuthError> {
+        Ok(self.locks.try_lock(scope))
     }
 }

@@ -3,11 +3,13 @@
 //! private files; `KeyringTokenStore` (feature `keyring`) in the OS keyring.
 
 mod file;
+pub(crate) mod lock;
 mod memory;
 #[cfg(feature = "keyring")]
 mod os_keyring;
 
 pub use file::FileTokenStore;
+pub use lock::{LockScope, StoreLock};
 pub use memory::MemoryTokenStore;
 #[cfg(feature = "keyring")]
 pub use os_keyring::{DEFAULT_KEYRING_SERVICE, KeyringTokenStore};
@@ -42,11 +44,20 @@ pub struct StoredTokens {
     /// token, which is useless without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dpop_key: Option<Secret>,
+    /// When the access token was issued, in seconds since the Unix epoch (with
+    /// `expires_at`, its lifetime: a short-lived token is refreshed within half of it, not
+    /// on every request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issued_at: Option<u64>,
     /// When these tokens come from an `insufficient_scope` step-up (or a refresh of such
     /// tokens): the scopes that step-up asked for. A new step-up for no more than these is
     /// refused (the server already refused them once granted; see `AuthError::StepUpRefused`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_up_scopes: Option<Vec<String>>,
+    /// The scopes a step-up wanted when none could run (no person to approve it: a CLI
+    /// command, a manager without a visitor): the next login asks for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wanted_scopes: Option<Vec<String>>,
 }
 
 impl StoredTokens {
@@ -60,7 +71,9 @@ impl StoredTokens {
             scopes: Vec::new(),
             token_type: None,
             dpop_key: None,
+            issued_at: None,
             step_up_scopes: None,
+            wanted_scopes: None,
         }
     }
 
@@ -76,6 +89,24 @@ impl StoredTokens {
     pub fn expires_within(&self, margin: Duration) -> bool {
         self.expires_at
             .is_some_and(|at| now_secs().saturating_add(margin.as_secs()) >= at)
+    }
+
+    /// Whether the access token is due for a refresh before it is sent: it expires within
+    /// `margin`, or within half its lifetime when that is shorter (a token that lives
+    /// 30 s is not refreshed on every request).
+    pub fn due_for_refresh(&self, margin: Duration) -> bool {
+        let margin = match (self.issued_at, self.expires_at) {
+            (Some(issued), Some(expires)) => {
+                margin.min(Duration::from_secs(expires.saturating_sub(issued) / 2))
+            }
+            _ => margin,
+        };
+        self.expires_within(margin)
+    }
+
+    /// Whether the access token has expired.
+    pub fn is_expired(&self) -> bool {
+        self.expires_within(Duration::ZERO)
     }
 }
 
@@ -94,6 +125,14 @@ pub struct RegisteredClient {
     /// The redirect URIs registered.
     #[serde(default)]
     pub redirect_uris: Vec<String>,
+    /// The (verified) issuer that registered it. A stored client is used only with this
+    /// issuer; one without (stored by an older version, when the issuer was not always
+    /// checked) is not used at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
+    /// The token endpoint it was registered for: its credentials go to no other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint: Option<String>,
 }
 
 impl RegisteredClient {
@@ -104,7 +143,16 @@ impl RegisteredClient {
             client_secret: None,
             token_endpoint_auth_method: None,
             redirect_uris: Vec::new(),
+            issuer: None,
+            token_endpoint: None,
         }
+    }
+
+    /// Whether this (stored) client belongs to `issuer` and its `token_endpoint`, so its
+    /// credentials may be sent there.
+    pub fn is_bound_to(&self, issuer: &str, token_endpoint: &str) -> bool {
+        self.issuer.as_deref() == Some(issuer)
+            && self.token_endpoint.as_deref() == Some(token_endpoint)
     }
 }
 
@@ -119,6 +167,11 @@ pub(crate) fn now_secs() -> u64 {
 ///
 /// Methods are synchronous: the documents are a few hundred bytes. Implementations must be
 /// safe to share between threads; errors are [`AuthError::Store`] and never hold a secret.
+///
+/// Several processes may share one store (two commands of the CLI, the CLI and a library
+/// user): the provider takes [`try_lock`](Self::try_lock) around each read-renew-write of a
+/// server's tokens and each registration with an issuer, so one refresh request is made
+/// for them all and a rotated refresh token is never lost.
 pub trait TokenStore: Send + Sync + 'static {
     /// The tokens stored for `server`.
     fn load_tokens(&self, server: &str) -> Result<Option<StoredTokens>, AuthError>;
@@ -130,4 +183,18 @@ pub trait TokenStore: Send + Sync + 'static {
     fn load_client(&self, issuer: &str) -> Result<Option<RegisteredClient>, AuthError>;
     /// Remember the client registered with `issuer`.
     fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError>;
+    /// Forget the client registered with `issuer` (the authorization server no longer
+    /// knows it). The default keeps it: the next registration replaces it.
+    fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
+        let _ = issuer;
+        Ok(())
+    }
+    /// The lock of `scope` across every process sharing this store, if free now (`None`:
+    /// another holder has it; the caller waits and tries again). Released when the
+    /// returned [`StoreLock`] is dropped, and by the OS when the holder dies. The default
+    /// guards nothing: a store shared between processes should override it.
+    fn try_lock(&self, scope: LockScope<'_>) -> Result<Option<StoreLock>, AuthError> {
+        let _ = scope;
+        Ok(Some(StoreLock::unguarded()))
+    }
 }

@@ -2,9 +2,11 @@
 //! the `keyring` crate (v3) with its platform stores only: the kernel keyutils on Linux (no
 //! D-Bus), the Keychain on macOS, the Credential Manager on Windows.
 
-use keyring::credential::CredentialPersistence;
-use sha2::{Digest, Sha256};
+use std::path::PathBuf;
 
+use keyring::credential::CredentialPersistence;
+
+use super::lock::{self, LockScope, ProcessLocks, StoreLock};
 use super::{RegisteredClient, StoredTokens, TokenStore};
 use crate::AuthError;
 
@@ -23,10 +25,16 @@ pub const DEFAULT_KEYRING_SERVICE: &str = "mcp-rs";
 /// token can exceed: then saving fails with [`AuthError::Store`]). On any other platform
 /// [`KeyringTokenStore::new`] fails rather than keep tokens nowhere.
 ///
+/// Its locks ([`TokenStore::try_lock`]) are lock files in the directory given with
+/// [`with_lock_dir`](Self::with_lock_dir) (the file store's directory, so a keyring user
+/// and a file user of one machine lock alike), else this process's only.
+///
 /// `Debug` shows the service only. Errors never carry the secret.
 #[derive(Debug, Clone)]
 pub struct KeyringTokenStore {
     service: String,
+    lock_dir: Option<PathBuf>,
+    locks: ProcessLocks,
 }
 
 impl KeyringTokenStore {
@@ -47,17 +55,20 @@ impl KeyringTokenStore {
         }
         Ok(Self {
             service: service.into(),
+            lock_dir: None,
+            locks: ProcessLocks::default(),
         })
+    }
+
+    /// Keep the lock files in `dir` (created 0700), shared with the other processes.
+    pub fn with_lock_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.lock_dir = Some(dir.into());
+        self
     }
 
     /// The keyring service name.
     pub fn service(&self) -> &str {
         &self.service
-    }
-
-    /// Forget the client registered with `issuer` (nothing stored is not an error).
-    pub fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
-        self.remove("client", issuer)
     }
 
     fn remove(&self, kind: &str, key: &str) -> Result<(), AuthError> {
@@ -69,8 +80,7 @@ impl KeyringTokenStore {
 
     fn entry(&self, kind: &str, key: &str) -> Result<keyring::Entry, AuthError> {
         ensure_session_keyring();
-        let hash = Sha256::digest(key.as_bytes());
-        let name: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
+        let name = super::file::file_stem(key);
         keyring::Entry::new(&self.service, &format!("{kind}-{name}")).map_err(store_error)
     }
 
@@ -167,5 +177,19 @@ impl TokenStore for KeyringTokenStore {
 
     fn save_client(&self, issuer: &str, client: &RegisteredClient) -> Result<(), AuthError> {
         self.write("client", issuer, client)
+    }
+
+    fn remove_client(&self, issuer: &str) -> Result<(), AuthError> {
+        self.remove("client", issuer)
+    }
+
+    fn try_lock(&self, scope: LockScope<'_>) -> Result<Option<StoreLock>, AuthError> {
+        match &self.lock_dir {
+            Some(dir) => {
+                let stem = super::file::file_stem(scope.key());
+                lock::try_lock_file(&dir.join(format!("{}-{stem}.lock", scope.kind())))
+            }
+            None => Ok(self.locks.try_lock(scope)),
+        }
     }
 }

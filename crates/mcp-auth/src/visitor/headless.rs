@@ -14,6 +14,8 @@ const MAX_HOPS: usize = 10;
 /// (http(s) only, at most 10) until one points at the redirect URI, whose query is the
 /// response; the redirect URI itself is never requested. For authorization servers that
 /// approve without a person: tests, the conformance suite, pre-approved machine setups.
+/// A direct 400 or 401 (the server refusing the client or its redirect URI) is
+/// [`AuthError::ClientRejected`].
 #[derive(Debug, Clone)]
 pub struct HeadlessVisitor {
     client: HttpClient,
@@ -38,18 +40,14 @@ impl HeadlessVisitor {
         self
     }
 
-    fn is_redirect_uri(&self, url: &Url) -> bool {
-        url.scheme() == self.redirect_uri.scheme()
-            && url.host_str() == self.redirect_uri.host_str()
-            && url.port_or_known_default() == self.redirect_uri.port_or_known_default()
-            && url.path() == self.redirect_uri.path()
-    }
-
     async fn run(&self, authorization_url: &Url) -> Result<AuthorizationResponse, AuthError> {
         let mut url = authorization_url.clone();
         for _ in 0..MAX_HOPS {
             check_authorization_url(&url)?;
             let answer = net::get(&self.client, &url).await?;
+            if let Some(refusal) = crate::preflight::direct_refusal(&answer) {
+                return Err(refusal);
+            }
             let location = match (answer.status, answer.location) {
                 (300..=399, Some(location)) => location,
                 (status, _) => {
@@ -62,7 +60,7 @@ impl HeadlessVisitor {
             let next = url
                 .join(&location)
                 .map_err(|_| AuthError::Visit("invalid redirect Location".to_owned()))?;
-            if self.is_redirect_uri(&next) {
+            if crate::preflight::is_redirect_to(&next, &self.redirect_uri) {
                 return Ok(AuthorizationResponse::from_url(&next));
             }
             url = next;

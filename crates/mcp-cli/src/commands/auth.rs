@@ -16,9 +16,14 @@ fn server_of(ctx: &Context, server: Option<String>) -> Result<String, CliError> 
     }
 }
 
-/// `mcp login [SERVER]`: run the authorization with the browser and a loopback listener.
+/// `mcp login [SERVER] [--no-browser]`: run the authorization with a loopback listener and
+/// the browser, or headless (see `login_browser`).
 #[cfg(feature = "oauth")]
-pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
+pub(crate) async fn login(
+    ctx: &Context,
+    server: Option<String>,
+    no_browser: bool,
+) -> Result<Report, CliError> {
     use std::sync::Arc;
 
     use mcp_client::oauth::LoopbackVisitor;
@@ -28,6 +33,26 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
     use crate::output::Outcome;
 
     let name = server_of(ctx, server)?;
+    // A server that answers without authorization needs no login: say so, rather than try
+    // an OAuth registration it does not offer. Only a refusal for want of a login goes on.
+    match ctx.servers.answers_without_authorization(&name).await {
+        Ok(()) => {
+            return Ok(Outcome::server(
+                &name,
+                crate::output::raw(&json!({"authorization": "not_required"})),
+                format!("{name} needs no login: it answers without authorization.\n"),
+            )
+            .into());
+        }
+        Err(e) if e.needs_login() => {}
+        Err(e) => return Err(e),
+    }
+    crate::login_browser::check_terminal(&name, no_browser).map_err(|source| {
+        CliError::from(ManagerError::OAuth {
+            server: name.clone(),
+            source,
+        })
+    })?;
     let manager = ctx.servers.manager();
     let port = manager
         .oauth_settings(&name)
@@ -38,6 +63,7 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
             source,
         })
     })?;
+    let visitor = crate::login_browser::visitor(visitor, &name, no_browser);
     tracing::info!(target: "mcp::cli", server = %name, "logging in");
     manager
         .login(&name, Some(Arc::new(visitor)))
@@ -74,7 +100,11 @@ pub(crate) async fn logout(ctx: &Context, server: Option<String>) -> Result<Repo
 
 /// Without the `oauth` feature there is nothing to log in with.
 #[cfg(not(feature = "oauth"))]
-pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
+pub(crate) async fn login(
+    ctx: &Context,
+    server: Option<String>,
+    _no_browser: bool,
+) -> Result<Report, CliError> {
     server_of(ctx, server)?;
     Err(CliError::Usage(
         "this mcp was built without the oauth feature".into(),
@@ -84,5 +114,5 @@ pub(crate) async fn login(ctx: &Context, server: Option<String>) -> Result<Repor
 /// Without the `oauth` feature there is nothing to log out of.
 #[cfg(not(feature = "oauth"))]
 pub(crate) async fn logout(ctx: &Context, server: Option<String>) -> Result<Report, CliError> {
-    login(ctx, server).await
+    login(ctx, server, false).await
 }

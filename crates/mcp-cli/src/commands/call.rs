@@ -22,16 +22,40 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
     super::one(ctx, &server, async |connection| {
         // The tools are listed for the input schema (and so the client knows the output
         // schema to check the result against); nothing else is asked for.
-        let schema = super::tools::fetch(connection)
-            .await?
-            .into_iter()
+        let listed = super::tools::fetch(connection).await?;
+        let schema = listed
+            .iter()
             .find(|t| t.name == *tool)
-            .map(|t| t.input_schema);
+            .map(|t| t.input_schema.clone());
+        let is_listed = schema.is_some();
         // `-` reads stdin, which may block: off the async worker.
         let arguments = tokio::task::block_in_place(|| {
             crate::arguments::tool_arguments(argument_words, schema.as_ref())
         })?;
-        call(ctx, connection, tool, arguments).await
+        let result = call(ctx, connection, tool, arguments).await;
+        if is_listed {
+            return result;
+        }
+        // A tool the server did not list, and its refusal (an error, or a tool error for
+        // servers that run unlisted tools anyway): say what would help.
+        let names: Vec<String> = listed.into_iter().map(|t| t.name).collect();
+        let explain = async |e| {
+            ctx.servers
+                .explain_missing_tool(&connection.name, tool, &names, e)
+                .await
+        };
+        match result {
+            Err(e) if e.kind() != "tool_filtered" => Err(explain(e).await),
+            Ok(mut report) if report.exit == EXIT_TOOL_ERROR => {
+                let mut problems = Vec::with_capacity(report.problems.len());
+                for problem in report.problems {
+                    problems.push(explain(problem).await);
+                }
+                report.problems = problems;
+                Ok(report)
+            }
+            other => other,
+        }
     })
     .await
 }
@@ -47,16 +71,16 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// How many request timeouts a call that keeps reporting progress may last in all.
-const PROGRESS_EXTENSION: u32 = 10;
-
 /// The call's options: progress shown on a terminal, and each progress notification
-/// restarting the timeout, up to [`PROGRESS_EXTENSION`] timeouts in all, so a long task
-/// that says it is alive is not cut off, and a stuck one still is.
+/// restarting the tool timeout, up to the manager's
+/// [`DEFAULT_PROGRESS_EXTENSION`](mcp_manager::DEFAULT_PROGRESS_EXTENSION) timeouts in all,
+/// so a long tool that says it is alive is not cut off, and a stuck one still is. (Said
+/// here too for a tool the server did not list, which is called past the manager.)
 fn with_progress_extension(ctx: &Context, server: &str) -> RequestOptions {
     let mut options = ctx.progress.attach(RequestOptions::new());
-    if let Some(timeout) = ctx.servers.request_timeout(server).filter(|t| !t.is_zero()) {
-        options = options.with_reset_timeout_on_progress(timeout * PROGRESS_EXTENSION);
+    if let Some(timeout) = ctx.servers.tool_timeout(server) {
+        options = options
+            .with_reset_timeout_on_progress(timeout * mcp_manager::DEFAULT_PROGRESS_EXTENSION);
         if !ctx.progress.is_shown() {
             // A progress callback is what asks the server for progress (a progressToken).
             options = options.with_progress(|_| {});

@@ -56,12 +56,13 @@ pub(crate) async fn run(
             .complete_with(params, RequestOptions::new().with_raw_result(sent.clone()))
             .await
             .map_err(|e| CliError::client(&connection.name, e, Some(&connection.client)))?;
-        let mut text: String = result
+        let text: String = result
             .completion
             .values
             .iter()
             .map(|v| format!("{v}\n"))
             .collect();
+        let mut text = output::or_none(text, "", "values");
         if result.completion.has_more == Some(true) {
             text.push_str("(more values exist: type more of the value)\n");
         }

@@ -1,5 +1,8 @@
-//! `add NAME -- CMD ARGS…`, `add NAME --url URL [--header …]` and `remove NAME`: edit the
-//! project's config file in place (see [`crate::config_edit`]), as other clients' CLIs do.
+//! `add` and `remove`: edit the configuration file of a scope in place (see
+//! [`crate::config_edit`]), as other clients' CLIs do, with Claude Code's words:
+//! `mcp add [--scope S] [--transport stdio|http|sse] [-e KEY=VALUE]… [--header H]… NAME
+//! (URL | -- CMD ARGS…)`; the older `mcp add NAME --url URL` still works. A remote entry is
+//! written with its `"type"` (Claude Code refuses one without).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,20 +10,30 @@ use std::process::ExitCode;
 use mcp_manager::config::MAX_CONFIG_BYTES;
 use serde_json::{Map, Value, json};
 
-use crate::cli::{GlobalArgs, TransportArg};
+use crate::cli::{GlobalArgs, ScopeArg, TransportArg};
 use crate::config_edit::{self, EditError};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
+use crate::scopes;
+
+/// What `mcp add` was told.
+pub(crate) struct AddArgs<'a> {
+    pub scope: Option<ScopeArg>,
+    pub env: &'a [String],
+    pub name: &'a str,
+    pub url: Option<&'a str>,
+    pub command: &'a [String],
+}
 
 /// `add`.
-pub(crate) fn add(global: &GlobalArgs, name: &str, command: &[String]) -> ExitCode {
-    finish(global.json, add_entry(global, name, command))
+pub(crate) fn add(global: &GlobalArgs, args: &AddArgs<'_>) -> ExitCode {
+    finish(global.json, add_entry(global, args))
 }
 
 /// `remove`.
-pub(crate) fn remove(global: &GlobalArgs, name: &str) -> ExitCode {
+pub(crate) fn remove(global: &GlobalArgs, scope: Option<ScopeArg>, name: &str) -> ExitCode {
     let result = (|| {
-        let path = target(global);
+        let path = remove_target(global, scope, name)?;
         let text = read(&path)?;
         let edited =
             config_edit::remove_server(&text, name).map_err(|e| problem(&path, name, e))?;
@@ -35,38 +48,45 @@ pub(crate) fn remove(global: &GlobalArgs, name: &str) -> ExitCode {
     finish(global.json, result)
 }
 
-fn add_entry(global: &GlobalArgs, name: &str, command: &[String]) -> Result<Outcome, CliError> {
-    let entry = match (&global.url, command.split_first()) {
-        (Some(_), Some(_)) => {
-            return Err(CliError::Usage(
-                "add: give either --url URL or -- CMD ARGS…, not both".into(),
-            ));
-        }
-        (None, None) => {
-            return Err(CliError::Usage(
-                "add: give the server as -- CMD ARGS… or --url URL".into(),
-            ));
-        }
-        (None, Some((program, args))) => {
-            let mut entry = Map::new();
-            entry.insert("command".into(), Value::String(program.clone()));
-            if !args.is_empty() {
-                entry.insert("args".into(), json!(args));
+/// The entry `add` writes, from its words and flags.
+fn entry(global: &GlobalArgs, args: &AddArgs<'_>) -> Result<Value, CliError> {
+    let usage = |why: &str| Err(CliError::Usage(format!("add: {why}")));
+    let url = match (args.url, global.url.as_deref()) {
+        (Some(_), Some(_)) => return usage("give the URL once: as a word or with --url"),
+        (url, flag) => url.or(flag),
+    };
+    let mut entry = Map::new();
+    match (url, args.command.split_first()) {
+        (Some(_), Some(_)) => return usage("give either a URL or -- CMD ARGS…, not both"),
+        (None, None) => return usage("give the server as -- CMD ARGS… or a URL"),
+        (None, Some((program, rest))) => {
+            if !matches!(global.transport, TransportArg::Auto | TransportArg::Stdio) {
+                return usage("a command is a stdio server; --transport http or sse needs a URL");
             }
-            Value::Object(entry)
+            if !global.header.is_empty() {
+                return usage("--header is for a remote server; give a local one -e KEY=VALUE");
+            }
+            entry.insert("command".into(), Value::String(program.clone()));
+            if !rest.is_empty() {
+                entry.insert("args".into(), json!(rest));
+            }
+            let env = env_object(args.env)?;
+            if !env.is_empty() {
+                entry.insert("env".into(), Value::Object(env));
+            }
         }
         (Some(url), None) => {
-            let mut entry = Map::new();
-            match global.transport {
-                TransportArg::Auto => {}
-                TransportArg::Http => {
-                    entry.insert("type".into(), json!("http"));
-                }
-                TransportArg::Sse => {
-                    entry.insert("type".into(), json!("sse"));
-                }
+            let kind = match global.transport {
+                // Streamable HTTP is what a URL means today; legacy SSE must be asked for.
+                TransportArg::Auto | TransportArg::Http => "http",
+                TransportArg::Sse => "sse",
+                TransportArg::Stdio => return usage("--transport stdio needs -- CMD ARGS…"),
+            };
+            if !args.env.is_empty() {
+                return usage("-e is for a local server; give a remote one --header 'NAME: VALUE'");
             }
-            entry.insert("url".into(), Value::String(url.clone()));
+            entry.insert("type".into(), json!(kind));
+            entry.insert("url".into(), Value::String(url.to_owned()));
             let mut headers = Map::new();
             for header in &global.header {
                 let (name, value) = crate::servers::parse_header(header)?;
@@ -75,36 +95,103 @@ fn add_entry(global: &GlobalArgs, name: &str, command: &[String]) -> Result<Outc
             if !headers.is_empty() {
                 entry.insert("headers".into(), Value::Object(headers));
             }
-            Value::Object(entry)
         }
-    };
-    let path = target(global);
+    }
+    Ok(Value::Object(entry))
+}
+
+/// `-e KEY=VALUE`…, as an `env` object.
+fn env_object(pairs: &[String]) -> Result<Map<String, Value>, CliError> {
+    let mut env = Map::new();
+    for pair in pairs {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("-e {pair:?}: expected KEY=VALUE")))?;
+        if !mcp_manager::config::is_variable_name(key) {
+            return Err(CliError::Usage(format!(
+                "-e {key:?}: not an environment variable name"
+            )));
+        }
+        env.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+    Ok(env)
+}
+
+fn add_entry(global: &GlobalArgs, args: &AddArgs<'_>) -> Result<Outcome, CliError> {
+    let entry = entry(global, args)?;
+    let path = add_target(global, args.scope)?;
     let text = if path.exists() {
         read(&path)?
     } else {
         String::new()
     };
-    let edited =
-        config_edit::add_server(&text, name, &entry).map_err(|e| problem(&path, name, e))?;
+    let edited = config_edit::add_server(&text, args.name, &entry)
+        .map_err(|e| problem(&path, args.name, e))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::EditConfig(format!("{}: {e}", dir.display())))?;
+    }
     write(&path, &edited)?;
     let json = json!({"file": path.display().to_string(), "added": entry});
     Ok(Outcome::server(
-        name,
+        args.name,
         output::raw(&json),
-        format!("added \"{name}\" to {}\n", path.display()),
+        format!("added \"{}\" to {}\n", args.name, path.display()),
     ))
 }
 
-/// `--config`, else `./.mcp.json` or `./mcp.json` when one exists, else a new `./.mcp.json`.
-fn target(global: &GlobalArgs) -> PathBuf {
-    if let Some(path) = &global.config {
-        return path.clone();
+/// The file `add` writes: `--config`, else the scope's (the project's by default).
+fn add_target(global: &GlobalArgs, scope: Option<ScopeArg>) -> Result<PathBuf, CliError> {
+    match (&global.config, scope) {
+        (Some(_), Some(_)) => Err(CliError::Usage(
+            "--config names the file to edit: --scope is for the project's or your own".into(),
+        )),
+        (Some(path), None) => Ok(path.clone()),
+        (None, Some(ScopeArg::User)) => user_file(),
+        (None, Some(ScopeArg::Project) | None) => Ok(scopes::project_file(Path::new("."))),
     }
-    [".mcp.json", "mcp.json"]
-        .into_iter()
-        .map(|name| Path::new(".").join(name))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| Path::new(".").join(".mcp.json"))
+}
+
+/// The file `remove` edits: `--config`, else the scope's, else the one that has `name`
+/// (asked to choose when both do).
+fn remove_target(
+    global: &GlobalArgs,
+    scope: Option<ScopeArg>,
+    name: &str,
+) -> Result<PathBuf, CliError> {
+    if global.config.is_some() || scope.is_some() {
+        return add_target(global, scope);
+    }
+    let has = |path: &Path| {
+        path.is_file()
+            && read(path)
+                .ok()
+                .and_then(|text| {
+                    mcp_manager::config::McpConfig::from_str(&text, "")
+                        .ok()
+                        .map(|c| c.server(name).is_some() || c.error_for(name).is_some())
+                })
+                .unwrap_or(false)
+    };
+    let project = scopes::project_file(Path::new("."));
+    let user = user_file().ok().filter(|p| has(p));
+    match (has(&project), user) {
+        (true, Some(user)) => Err(CliError::Usage(format!(
+            "remove: \"{name}\" is in {} and in {}: say which with --scope project or --scope user",
+            project.display(),
+            user.display()
+        ))),
+        (false, Some(user)) => Ok(user),
+        _ => Ok(project),
+    }
+}
+
+fn user_file() -> Result<PathBuf, CliError> {
+    scopes::user_file().ok_or_else(|| {
+        CliError::EditConfig(
+            "no config directory for --scope user: set XDG_CONFIG_HOME or HOME".into(),
+        )
+    })
 }
 
 /// The file to edit, through the one bounded reader (regular files only).

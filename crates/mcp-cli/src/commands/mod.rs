@@ -5,6 +5,7 @@ pub(crate) mod auth;
 pub(crate) mod call;
 pub(crate) mod complete;
 pub(crate) mod completions;
+pub(crate) mod configured;
 pub(crate) mod edit;
 pub(crate) mod listing;
 pub(crate) mod ping;
@@ -69,8 +70,26 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     // Needs no server.
     match &cli.command {
         Command::Completions { shell } => return completions::print(*shell),
-        Command::Add { name, command } => return edit::add(&cli.global, name, command),
-        Command::Remove { name } => return edit::remove(&cli.global, name),
+        Command::Man { command } => return completions::man(json, command.as_deref()),
+        Command::Add {
+            scope,
+            env,
+            name,
+            url,
+            command,
+        } => {
+            let args = edit::AddArgs {
+                scope: *scope,
+                env,
+                name,
+                url: url.as_deref(),
+                command,
+            };
+            return edit::add(&cli.global, &args);
+        }
+        Command::Remove { scope, name } => return edit::remove(&cli.global, *scope, name),
+        Command::List => return configured::list(&cli.global),
+        Command::Get { name } => return configured::get(&cli.global, name),
         _ => {}
     }
     // Loading may ask (on a terminal) whether to trust ./.mcp.json: until the handlers
@@ -79,19 +98,29 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
         Ok(servers) => servers,
         Err(e) => return print_error(json, &e),
     };
-    let mut stops = Stops::install();
+    let shell = matches!(cli.command, Command::Shell { .. });
+    // The shell on a terminal takes Ctrl-C for itself: it cancels the running command.
+    let mut stops = Stops::install(!(shell && crate::shell::takes_interrupts()));
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
-        persistent: matches!(cli.command, Command::Shell { .. }),
+        persistent: shell,
     };
     let stop = tokio::select! {
         code = execute(&ctx, json, cli.command) => return code,
         stop = stops.received() => stop,
     };
-    // The command was dropped mid-way: close what it opened, bounded.
+    // The command was dropped mid-way: close what it opened, bounded. Say so at once, as
+    // closing may take seconds (a stdio server is given time to exit); a second Ctrl-C
+    // stops waiting (the servers' process groups are killed as their clients are dropped).
     ctx.progress.finish();
-    let _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()).await;
+    if stop == Stop::Interrupt {
+        stderr_line("mcp: cancelling… (Ctrl-C again to quit at once)");
+    }
+    tokio::select! {
+        _ = tokio::time::timeout(SHUTDOWN_ON_SIGNAL, ctx.servers.shutdown()) => {}
+        () = crate::signals::interrupt(), if stop == Stop::Interrupt => {}
+    }
     let error = match stop {
         Stop::Interrupt => CliError::Interrupted,
         other => CliError::Stopped(other),
@@ -114,10 +143,14 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Ping { server } => only(ctx, server, async |c| ping::ping(c).await).await,
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
-        Command::Add { .. } | Command::Remove { .. } => {
-            return print_error(json, &CliError::Usage("add/remove need no server".into()));
+        Command::Man { command } => return completions::man(json, command.as_deref()),
+        Command::Add { .. } | Command::Remove { .. } | Command::List | Command::Get { .. } => {
+            return print_error(
+                json,
+                &CliError::Usage("this command needs no server".into()),
+            );
         }
-        Command::Login { server } => auth::login(ctx, server).await,
+        Command::Login { server, no_browser } => auth::login(ctx, server, no_browser).await,
         Command::Logout { server } => auth::logout(ctx, server).await,
         Command::Templates { server } => {
             only(ctx, server, async |c| resources::templates(c).await).await
@@ -135,7 +168,10 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         },
         Command::Tasks { server } => one(ctx, &server, async |c| tasks::list(c).await).await,
         Command::Task { server, id, cancel } => {
-            one(ctx, &server, async |c| tasks::task(c, &id, cancel).await).await
+            one(ctx, &server, async |c| {
+                tasks::task(ctx, c, &id, cancel).await
+            })
+            .await
         }
         Command::Skills { server: None } => Ok(skills::all(ctx).await),
         Command::Skills {
@@ -157,7 +193,8 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
     ctx.servers.shutdown().await;
     match report {
         Ok(report) => print_report(json, report),
-        Err(e) => print_error(json, &e),
+        // A login may be needed after connecting too (a step-up for one tool).
+        Err(e) => print_error(json, &ctx.servers.explain_login(e).await),
     }
 }
 

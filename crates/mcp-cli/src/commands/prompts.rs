@@ -21,7 +21,29 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
     // `-` reads stdin, which may block: off the async worker.
     let arguments =
         tokio::task::block_in_place(|| crate::arguments::prompt_arguments(argument_words))?;
-    super::one(ctx, &server, async |c| get(c, name, arguments).await).await
+    super::one(ctx, &server, async |c| {
+        match get(c, name, arguments).await {
+            // The server refused: a misspelt name, perhaps.
+            Err(e) if e.rpc_code().is_some() => {
+                let listed = listing::fetch::<Prompt>(c, methods::PROMPTS_LIST, "prompts")
+                    .await
+                    .unwrap_or_default();
+                if listed.iter().any(|(p, _)| p.name == *name) {
+                    return Err(e);
+                }
+                let names = listed.iter().map(|(p, _)| p.name.as_str());
+                match crate::suggest::closest(name, names) {
+                    Some(closest) => Err(CliError::Explained {
+                        error: Box::new(e),
+                        hint: format!("did you mean \"{closest}\"?"),
+                    }),
+                    None => Err(e),
+                }
+            }
+            other => other,
+        }
+    })
+    .await
 }
 
 /// Every prompt.
@@ -30,7 +52,12 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         listing::fetch::<Prompt>(connection, methods::PROMPTS_LIST, "prompts").await?,
     );
     let json = output::listing(&[("prompts", &sent)]);
-    Ok(Outcome::server(&connection.name, json, output::prompts(&prompts)).into())
+    Ok(Outcome::server(
+        &connection.name,
+        json,
+        output::or_none(output::prompts(&prompts), "", "prompts"),
+    )
+    .into())
 }
 
 /// `prompts/get`.

@@ -45,7 +45,11 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         ("resources", &resources_sent),
         ("resourceTemplates", &templates_sent),
     ]);
-    let text = output::resources(&resources, &templates);
+    let text = output::or_none(
+        output::resources(&resources, &templates),
+        "",
+        "resources or resource templates",
+    );
     Ok(Outcome::server(&connection.name, json, text).into())
 }
 
@@ -60,7 +64,12 @@ pub(crate) async fn templates(connection: &Connection) -> Result<Report, CliErro
         .await?,
     );
     let json = output::listing(&[("resourceTemplates", &sent)]);
-    Ok(Outcome::server(&connection.name, json, output::templates(&templates)).into())
+    Ok(Outcome::server(
+        &connection.name,
+        json,
+        output::or_none(output::templates(&templates), "", "resource templates"),
+    )
+    .into())
 }
 
 /// `resources/read`.

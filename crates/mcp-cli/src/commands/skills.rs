@@ -52,7 +52,8 @@ fn table(skills: &[SkillEntry], indent: &str) -> String {
 pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let skills = fetch(connection).await?;
     let json = output::raw(&json!({"skills": output::json(&skills)}));
-    Ok(Outcome::server(&connection.name, json, table(&skills, "")).into())
+    let text = output::or_none(table(&skills, ""), "", "skills");
+    Ok(Outcome::server(&connection.name, json, text).into())
 }
 
 /// `skills`: every enabled server's skills, grouped by server; a server that fails is
@@ -81,7 +82,7 @@ pub(crate) async fn all(ctx: &Context) -> Report {
         match result {
             Ok(skills) => {
                 let _ = writeln!(text, "{name}:");
-                text.push_str(&table(&skills, "  "));
+                text.push_str(&output::or_none(table(&skills, "  "), "  ", "skills"));
                 let json = output::raw(&json!({"skills": output::json(&skills)}));
                 entries.push(Entry::result(name, json));
             }

@@ -80,12 +80,13 @@ pub(crate) async fn servers(ctx: &Context) -> Report {
             }
             Status::Connected(c) => {
                 let count = |n: Option<usize>| n.map_or("-".to_owned(), |n| n.to_string());
+                // The revision alone: 2025-11-25 is the stable revision, and calling it
+                // "legacy" (the era's name, for scripts in --json) would mislead a reader.
                 let line = format!(
-                    "connected  {} {}  revision {} ({})  tools {}  resources {}  prompts {}",
+                    "connected  {} {}  revision {}  tools {}  resources {}  prompts {}",
                     c.server_name,
                     c.server_version,
                     c.protocol_version,
-                    c.era,
                     count(c.tools),
                     count(c.resources),
                     count(c.prompts)

@@ -7,6 +7,13 @@
 //! declines them: it has no sampling or elicitation handler). Ctrl-C stops following the
 //! task; a task of a remote server runs on (`mcp task SERVER ID --cancel` stops it), one of
 //! a stdio server stops with the server.
+//!
+//! The tool timeout (`--tool-timeout`, else `--timeout`, else `MCP_TIMEOUT_MS`, else the
+//! server's `toolTimeout`, else its `timeout`, else 30 s) bounds a task call and
+//! `task SERVER ID` as a whole, not each request: at the
+//! bound `call` cancels the task it started, `task` stops following one it did not start.
+//! With timeouts disabled (0), the library's bound applies
+//! ([`mcp_client::tasks::DEFAULT_TASK_MAX_WAIT`], an hour).
 
 use std::fmt::Write as _;
 
@@ -38,7 +45,7 @@ pub(crate) async fn call(
     let options = ctx.progress.attach(RequestOptions::new());
     let handle = connection
         .client
-        .start_tool_task_with(params, TaskOptions::new(), options)
+        .start_tool_task_with(params, bounded(ctx, connection), options)
         .await
         .map_err(|e| client_error(connection, e))?;
     stderr_line(&format!(
@@ -53,6 +60,7 @@ pub(crate) async fn call(
 
 /// `task SERVER ID`: follow a task to its result; with `--cancel`, cancel it instead.
 pub(crate) async fn task(
+    ctx: &Context,
     connection: &Connection,
     id: &str,
     cancel: bool,
@@ -69,7 +77,7 @@ pub(crate) async fn task(
     }
     let handle = connection
         .client
-        .task_handle(id, TaskOptions::new())
+        .task_handle(id, bounded(ctx, connection))
         .await
         .map_err(|e| client_error(connection, e))?;
     stderr_line(&status_line(handle.task()));
@@ -89,6 +97,7 @@ pub(crate) async fn list(connection: &Connection) -> Result<Report, CliError> {
         let _ = writeln!(text, "{}", task_line(task));
     }
     let json = output::raw(&json!({"tasks": output::json(&tasks)}));
+    let text = output::or_none(text, "", "tasks");
     Ok(Outcome::server(&connection.name, json, text).into())
 }
 
@@ -114,6 +123,15 @@ async fn follow_to_end(
         .result()
         .await
         .map_err(|e| client_error(connection, e))
+}
+
+/// A task's options: the server's tool timeout (a task is a tool call) bounds the whole
+/// task (see the module docs).
+fn bounded(ctx: &Context, connection: &Connection) -> TaskOptions {
+    match ctx.servers.tool_timeout(&connection.name) {
+        Some(timeout) => TaskOptions::new().with_max_wait(timeout),
+        None => TaskOptions::new(),
+    }
 }
 
 fn client_error(connection: &Connection, e: mcp_client::Error) -> CliError {

@@ -2,7 +2,10 @@
 
 use std::fmt::Write as _;
 
+use mcp_client::LeftOutTool;
 use mcp_types::{Tool, methods};
+use serde_json::json;
+use serde_json::value::RawValue;
 
 use super::listing::{self, AsSent, split};
 use super::{Context, Report};
@@ -32,7 +35,23 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
     let (server, rest) = ctx.servers.pick(words, 0)?;
     match rest {
         [] => super::one(ctx, &server, async |c| one(c).await).await,
-        [tool] => super::one(ctx, &server, async |c| detail(c, tool).await).await,
+        [tool] => {
+            super::one(ctx, &server, async |c| match detail(c, tool).await {
+                Err(e @ CliError::UnknownTool { .. }) => {
+                    let listed = fetch(c)
+                        .await?
+                        .into_iter()
+                        .map(|t| t.name)
+                        .collect::<Vec<_>>();
+                    Err(ctx
+                        .servers
+                        .explain_missing_tool(&c.name, tool, &listed, e)
+                        .await)
+                }
+                other => other,
+            })
+            .await
+        }
         _ => Err(CliError::Usage("tools: expected [SERVER] [TOOL]".into())),
     }
 }
@@ -41,6 +60,13 @@ pub(crate) async fn run(ctx: &Context, words: &[String]) -> Result<Report, CliEr
 pub(crate) async fn detail(connection: &Connection, name: &str) -> Result<Report, CliError> {
     let tools = fetch_as_sent(connection).await?;
     let Some((tool, raw)) = tools.iter().find(|(t, _)| t.name == name) else {
+        if let Some(left) = left_out(connection).into_iter().find(|t| t.name == name) {
+            let refused = mcp_client::Error::ToolLeftOut {
+                tool: left.name,
+                reason: left.reason,
+            };
+            return Err(CliError::client(&connection.name, refused, None));
+        }
         let names: Vec<&str> = tools.iter().map(|(t, _)| t.name.as_str()).collect();
         return Err(CliError::UnknownTool {
             server: connection.name.clone(),
@@ -56,8 +82,31 @@ pub(crate) async fn detail(connection: &Connection, name: &str) -> Result<Report
 pub(crate) async fn one(connection: &Connection) -> Result<Report, CliError> {
     let tools = fetch_as_sent(connection).await?;
     let (typed, raw) = split(tools);
-    let result = output::listing(&[("tools", &raw)]);
-    Ok(Outcome::server(&connection.name, result, output::tools(&typed, "")).into())
+    let left_out = left_out(connection);
+    let mut text = output::or_none(output::tools(&typed, ""), "", "tools");
+    text.push_str(&output::left_out_tools(&left_out, ""));
+    Ok(Outcome::server(&connection.name, listing(&raw, &left_out), text).into())
+}
+
+/// The tools the client left out of this connection's listing (an invalid `x-mcp-header`)
+/// that its configuration would allow.
+fn left_out(connection: &Connection) -> Vec<LeftOutTool> {
+    let mut left_out = connection.client.left_out_tools();
+    left_out.retain(|t| connection.tool_filter.allows(&t.name));
+    left_out
+}
+
+/// `{"tools": [...]}` as the server sent them, with `"leftOut": [{"name", "reason"}]` when
+/// the client left some out.
+fn listing(raw: &[Box<RawValue>], left_out: &[LeftOutTool]) -> Box<RawValue> {
+    if left_out.is_empty() {
+        return output::listing(&[("tools", raw)]);
+    }
+    let left_out: Vec<Box<RawValue>> = left_out
+        .iter()
+        .map(|t| output::raw(&json!({"name": t.name, "reason": t.reason})))
+        .collect();
+    output::listing(&[("tools", raw), ("leftOut", &left_out)])
 }
 
 /// The tools of one connection that its configuration allows, each also as the server sent
@@ -86,7 +135,9 @@ pub(crate) async fn all(ctx: &Context) -> Report {
     let mut results = Vec::with_capacity(names.len());
     for connection in ctx.servers.connect_all(&names).await {
         results.push(match connection {
-            Ok(connection) => fetch_as_sent(&connection).await,
+            Ok(connection) => fetch_as_sent(&connection)
+                .await
+                .map(|tools| (tools, left_out(&connection))),
             Err(e) => Err(e),
         });
     }
@@ -98,11 +149,12 @@ pub(crate) async fn all(ctx: &Context) -> Report {
         .collect();
     for (name, result) in names.iter().zip(results) {
         match result {
-            Ok(tools) => {
+            Ok((tools, left_out)) => {
                 let (typed, raw) = split(tools);
                 let _ = writeln!(text, "{name}:");
-                text.push_str(&output::tools(&typed, "  "));
-                entries.push(Entry::result(name, output::listing(&[("tools", &raw)])));
+                text.push_str(&output::or_none(output::tools(&typed, "  "), "  ", "tools"));
+                text.push_str(&output::left_out_tools(&left_out, "  "));
+                entries.push(Entry::result(name, listing(&raw, &left_out)));
             }
             Err(e) => {
                 entries.push(Entry::error(name, &e));

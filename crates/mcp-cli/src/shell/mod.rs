@@ -5,21 +5,29 @@
 //! split): `call [SERVER] TOOL [ARGS]…` (a JSON object, `@FILE`, `key=value` words),
 //! `tools [SERVER] [TOOL]`, `resources [SERVER]`, `templates [SERVER]`, `read [SERVER] URI`,
 //! `prompts [SERVER]`, `prompt [SERVER] NAME [ARGS]…`, `ping [SERVER]`, `servers`,
-//! `sleep MS`, `help`, `quit`. SERVER may be left out when there is only one. Blank lines
-//! and `#` comments are skipped; end of input quits. With `--json`, each command is
-//! answered by one line: `{"ok":true,"result":…}` or
+//! `sleep MS`, `help [COMMAND]`, `quit`. SERVER may be left out when there is only one.
+//! Blank lines and `#` comments are skipped; end of input quits. With `--json`, each
+//! command is answered by one line: `{"ok":true,"result":…}` or
 //! `{"ok":false,"error":{"kind":…,"message":…}}`.
+//!
+//! On a terminal ([`input`]): line editing, tab completion ([`completion`]) and a history
+//! kept across runs. Ctrl-C cancels the running command and comes back to the prompt; at
+//! an empty prompt a second Ctrl-C leaves, as Ctrl-D does.
 
+mod completion;
+mod input;
+mod verbs;
 mod words;
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use tokio::io::AsyncBufReadExt as _;
-
 use crate::commands::{self, Context, Report, call, ping, prompts, resources, tools};
 use crate::error::{CliError, EXIT_FAILURE, exit};
 use crate::output::Outcome;
+
+use self::completion::Vocabulary;
+use self::input::{Input, Read};
 
 /// One parsed input line.
 #[derive(Debug, PartialEq)]
@@ -28,8 +36,21 @@ enum ShellCommand {
     Server(Verb, Vec<String>),
     Servers,
     Sleep(Duration),
-    Help,
+    /// `help`, or `help COMMAND`.
+    Help(Option<&'static verbs::Verb>),
     Quit,
+}
+
+impl PartialEq for verbs::Verb {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Debug for verbs::Verb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 /// The commands that talk to a server.
@@ -60,48 +81,92 @@ impl Verb {
     }
 }
 
-const USAGE: &str = "expected one of: call [SERVER] TOOL [ARGS]..., tools [SERVER] [TOOL], \
-                     resources [SERVER], templates [SERVER], read [SERVER] URI, prompts [SERVER], \
-                     prompt [SERVER] NAME [ARGS]..., ping [SERVER], servers, sleep MS, help, quit";
+/// Whether the shell handles Ctrl-C itself (stdin is a terminal): then it cancels the
+/// running command and returns to the prompt, rather than end `mcp`.
+pub(crate) fn takes_interrupts() -> bool {
+    crate::ask::on_terminal()
+}
 
-/// Run the shell until `quit` or end of input.
+/// What Ctrl-C at an empty prompt says, the first time.
+const LEAVE_HINT: &str = "(Ctrl-C again, Ctrl-D or `quit` leaves the shell)";
+
+/// Run the shell until `quit`, end of input, or a second Ctrl-C at an empty prompt.
 pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCode {
-    // The manager keeps these connections (and reconnects them) across lines.
-    for result in ctx.servers.connect_all(upfront).await {
-        if let Err(e) = result {
-            commands::stderr_line(&format!("mcp: {}", e.one_line()));
+    let interactive = takes_interrupts();
+    // The manager keeps these connections (and reconnects them) across lines. Ctrl-C stops
+    // connecting them (and, listened for now, is the shell's from here on).
+    let connect = async {
+        for result in ctx.servers.connect_all(upfront).await {
+            if let Err(e) = result {
+                commands::stderr_line(&format!("mcp: {}", e.one_line()));
+            }
         }
+    };
+    if interactive {
+        tokio::select! {
+            () = connect => {}
+            () = crate::signals::interrupt() => {
+                commands::stderr_line(&format!("mcp: {}", CliError::Cancelled));
+            }
+        }
+    } else {
+        connect.await;
     }
-    let terminal = !json && crate::ask::on_terminal();
+    let terminal = !json && interactive;
     let mut input = if terminal {
         Input::terminal()
     } else {
-        Input::Piped(tokio::io::BufReader::new(tokio::io::stdin()).lines())
+        Input::piped()
     };
     if terminal {
-        commands::stderr_line("mcp shell: type `help` for the commands, `quit` or Ctrl-D to leave");
+        commands::stderr_line(
+            "mcp shell: type `help` for the commands (Tab completes), `quit` or Ctrl-D to leave",
+        );
     }
     let mut status = 0;
+    // The last thing was a Ctrl-C (a cancelled command, or one at an empty prompt).
+    let mut interrupted = false;
     loop {
+        input.set_vocabulary(Vocabulary::of(ctx));
         let line = match input.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
+            Ok(Read::Line(line)) => line,
+            Ok(Read::Interrupted { empty: true }) if interrupted => break,
+            Ok(Read::Interrupted { empty }) => {
+                interrupted = empty;
+                if empty {
+                    commands::stderr_line(LEAVE_HINT);
+                }
+                continue;
+            }
+            Ok(Read::End) => break,
             Err(e) => {
                 commands::stderr_line(&format!("mcp: {}", CliError::Stdin(e)));
                 status = EXIT_FAILURE;
                 break;
             }
         };
+        interrupted = false;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let result = match parse(line) {
             Ok(ShellCommand::Quit) => break,
-            Ok(ShellCommand::Help) => {
-                commands::print_text(HELP);
+            Ok(ShellCommand::Help(verb)) => {
+                commands::print_text(&verb.map_or_else(verbs::list, verbs::detail));
                 continue;
             }
+            // Ctrl-C cancels the command (its requests are cancelled as their futures are
+            // dropped: `notifications/cancelled`, or at 2026-07-28 over HTTP the closed
+            // stream) and comes back here.
+            Ok(command) if interactive => tokio::select! {
+                result = execute(ctx, command) => result,
+                () = crate::signals::interrupt() => {
+                    ctx.progress.finish();
+                    interrupted = true;
+                    Err(CliError::Cancelled)
+                }
+            },
             Ok(command) => execute(ctx, command).await,
             Err(e) => Err(e),
         };
@@ -113,78 +178,12 @@ pub(crate) async fn run(ctx: &Context, json: bool, upfront: &[String]) -> ExitCo
             commands::print_text(&format!("[{line}]\n"));
         }
         answer(json, result);
+        if interrupted && terminal {
+            commands::stderr_line(LEAVE_HINT);
+        }
     }
     ctx.servers.shutdown().await;
     exit(status)
-}
-
-/// `help` in the shell.
-const HELP: &str = "\
-commands (SERVER may be left out when there is only one):
-  call [SERVER] TOOL [ARGS]...     call a tool: a JSON object, @FILE.json, key=value words
-  tools [SERVER] [TOOL]            list a server's tools, or show one
-  resources [SERVER]               list its resources and templates
-  templates [SERVER]               list its resource templates
-  read [SERVER] URI                read a resource
-  prompts [SERVER]                 list its prompts
-  prompt [SERVER] NAME [ARGS]...   get a prompt
-  ping [SERVER]                    check that it answers
-  servers                          every server's status
-  sleep MS                         wait
-  help                             this list
-  quit                             leave (or Ctrl-D)
-";
-
-/// Where the shell's lines come from.
-enum Input {
-    /// Not a terminal: lines as they come.
-    Piped(tokio::io::Lines<tokio::io::BufReader<tokio::io::Stdin>>),
-    /// A terminal: a prompt with line editing and history. `None` while a line is read.
-    Terminal(Option<Box<rustyline::DefaultEditor>>),
-}
-
-impl Input {
-    /// The terminal's editor, or plain lines if it cannot be set up.
-    fn terminal() -> Self {
-        match rustyline::DefaultEditor::new() {
-            Ok(editor) => Self::Terminal(Some(Box::new(editor))),
-            Err(_) => Self::Piped(tokio::io::BufReader::new(tokio::io::stdin()).lines()),
-        }
-    }
-
-    /// The next line; `None` at the end of input.
-    async fn next_line(&mut self) -> std::io::Result<Option<String>> {
-        match self {
-            Self::Piped(lines) => lines.next_line().await,
-            Self::Terminal(slot) => {
-                let Some(mut editor) = slot.take() else {
-                    return Ok(None);
-                };
-                // The editor blocks on the terminal: off the async workers.
-                let (editor, line) = tokio::task::spawn_blocking(move || {
-                    let line = editor.readline("mcp> ");
-                    (editor, line)
-                })
-                .await
-                .map_err(std::io::Error::other)?;
-                let mut editor = editor;
-                let result = match line {
-                    Ok(line) => {
-                        if !line.trim().is_empty() {
-                            let _ = editor.add_history_entry(line.as_str());
-                        }
-                        Ok(Some(line))
-                    }
-                    // Ctrl-C clears the line, as in other shells.
-                    Err(rustyline::error::ReadlineError::Interrupted) => Ok(Some(String::new())),
-                    Err(rustyline::error::ReadlineError::Eof) => Ok(None),
-                    Err(e) => Err(std::io::Error::other(e)),
-                };
-                *slot = Some(editor);
-                result
-            }
-        }
-    }
 }
 
 fn answer(json: bool, result: Result<Report, CliError>) {
@@ -209,7 +208,7 @@ async fn execute(ctx: &Context, command: ShellCommand) -> Result<Report, CliErro
             Ok(Outcome::empty().into())
         }
         ShellCommand::Servers => Ok(commands::status::servers(ctx).await),
-        ShellCommand::Quit | ShellCommand::Help => Ok(Outcome::empty().into()),
+        ShellCommand::Quit | ShellCommand::Help(_) => Ok(Outcome::empty().into()),
     }
 }
 
@@ -220,7 +219,8 @@ async fn run_verb(ctx: &Context, verb: Verb, words: &[String]) -> Result<Report,
         [] => Ok(None),
         [server] => Ok(Some(server.clone())),
         _ => Err(CliError::Usage(format!(
-            "{} takes at most a SERVER; {USAGE}",
+            "{} takes at most a SERVER (`help {}` shows its words)",
+            verb.name(),
             verb.name()
         ))),
     };
@@ -239,15 +239,33 @@ async fn run_verb(ctx: &Context, verb: Verb, words: &[String]) -> Result<Report,
     }
 }
 
+/// A command name the shell does not know, with the closest one it does.
+fn unknown_command(name: &str) -> CliError {
+    let suggestion = crate::suggest::did_you_mean(name, verbs::VERBS.iter().map(|v| v.name));
+    CliError::Usage(format!(
+        "unknown command {name:?}{suggestion} (`help` lists the commands)"
+    ))
+}
+
 fn parse(line: &str) -> Result<ShellCommand, CliError> {
     let mut words = words::split(line)?;
     if words.is_empty() {
-        return Err(CliError::Usage(USAGE.into()));
+        return Err(CliError::Usage(
+            "an empty command (`help` lists them)".into(),
+        ));
     }
     let verb = words.remove(0);
     let verb = match verb.as_str() {
         "quit" | "exit" => return Ok(ShellCommand::Quit),
-        "help" => return Ok(ShellCommand::Help),
+        "help" => {
+            return match words.as_slice() {
+                [] => Ok(ShellCommand::Help(None)),
+                [name] => verbs::find(name)
+                    .map(|v| ShellCommand::Help(Some(v)))
+                    .ok_or_else(|| unknown_command(name)),
+                _ => Err(CliError::Usage("help: expected at most one COMMAND".into())),
+            };
+        }
         "servers" => return Ok(ShellCommand::Servers),
         "sleep" => {
             let ms = match words.as_slice() {
@@ -268,11 +286,7 @@ fn parse(line: &str) -> Result<ShellCommand, CliError> {
         "prompts" => Verb::Prompts,
         "prompt" => Verb::Prompt,
         "ping" => Verb::Ping,
-        other => {
-            return Err(CliError::Usage(format!(
-                "unknown command {other:?}; {USAGE}"
-            )));
-        }
+        other => return Err(unknown_command(other)),
     };
     if words.iter().any(|w| w == "-") {
         return Err(CliError::Usage(

@@ -10,11 +10,23 @@ fn url_mistakes_get_a_sentence_that_leads_to_the_fix() {
 
     let wrong_path = mcp_in(dir.path(), &["--url", &format!("{base}/wrong"), "ping"], "");
     assert_eq!(wrong_path.code(), 1, "{wrong_path:?}");
-    assert!(
-        wrong_path.stderr.contains(
-            "both transports were tried: Streamable HTTP (POST) answered HTTP 404: Not Found; legacy HTTP+SSE (GET) answered HTTP 404"
-        ),
+    // The 404 is shown once, not once more for each transport tried.
+    assert_eq!(
+        wrong_path.stderr,
+        "mcp: server \"adhoc\": HTTP 404: Not Found; both transports were tried: Streamable HTTP (POST) and legacy HTTP+SSE (GET) both answered as above; check the URL's path (servers usually serve /mcp, or /sse for legacy SSE)\n",
         "{wrong_path:?}"
+    );
+
+    // An HTML error page (a proxy's, a web server's) is shown by its title, once.
+    let page = HttpServer::start(&["--error-page"]);
+    let html = mcp_in(
+        dir.path(),
+        &["--url", &page.url, "--transport", "http", "ping"],
+        "",
+    );
+    assert_eq!(
+        html.stderr, "mcp: server \"adhoc\": HTTP 500: 500 Internal Server Error\n",
+        "{html:?}"
     );
 
     let bare = base.trim_start_matches("http://");
@@ -46,9 +58,29 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
         "",
     );
     assert_eq!(slow.code(), 1, "{slow:?}");
+    // A tool call's timeout is raised with the tool call's flag.
     assert!(
-        slow.stderr.contains("raise the limit with --timeout MS"),
+        slow.stderr
+            .contains("raise the limit with --tool-timeout MS"),
         "{slow:?}"
+    );
+    let patient = mcp_in(
+        dir.path(),
+        &[
+            "--timeout",
+            "300",
+            "--tool-timeout",
+            "20000",
+            "call",
+            "sleep",
+            "ms=600",
+        ],
+        "",
+    );
+    assert_eq!(
+        (patient.code(), patient.stdout.as_str()),
+        (0, "slept\n"),
+        "{patient:?}"
     );
 
     // A server that never answers `initialize` usually said why on stderr: it is shown.
@@ -65,7 +97,7 @@ fn timeouts_name_the_flag_and_a_mute_command_is_named() {
         "",
     );
     assert_eq!(run.code(), 1, "{run:?}");
-    assert!(run.stderr.contains("--timeout MS"), "{run:?}");
+    assert!(run.stderr.contains("--startup-timeout MS"), "{run:?}");
     assert!(
         run.stderr
             .contains("did not answer initialize within 300 ms"),

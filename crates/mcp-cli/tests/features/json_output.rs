@@ -27,7 +27,7 @@ fn every_command_answers_with_server_and_result() {
         assert!(doc["result"].is_object(), "{args:?}: {doc}");
         assert!(
             keys.iter()
-                .all(|k| ["server", "result", "elapsedMs"].contains(&k.as_str())),
+                .all(|k| ["server", "result", "elapsedMs", "method"].contains(&k.as_str())),
             "{args:?}: {doc}"
         );
     }

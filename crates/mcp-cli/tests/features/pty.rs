@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt as _;
 
-use crate::support::{LIMIT, command};
+use crate::support::{LIMIT, as_user, command, exe};
 
 /// A running `mcp` whose stdin, stdout and stderr are one terminal.
 pub struct Terminal {
@@ -21,9 +21,23 @@ pub struct Terminal {
 impl Terminal {
     /// Start `mcp ARGS` in `dir` on a new pseudo-terminal.
     pub fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::spawn(command(dir, args, env))
+    }
+
+    /// Start `mcp ARGS` in `dir` in a session of its own whose controlling terminal is a
+    /// new pseudo-terminal (`setsid --ctty`), as a shell runs a command: Ctrl-C typed there
+    /// is SIGINT to `mcp` when the terminal is not in raw mode.
+    pub fn start_in_session(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut setsid = std::process::Command::new("setsid");
+        setsid.arg("--ctty").arg(exe()).args(args);
+        as_user(&mut setsid, dir, env);
+        Self::spawn(setsid)
+    }
+
+    fn spawn(mut command: std::process::Command) -> Self {
         let pty = nix::pty::openpty(None, None).expect("openpty");
         let stdio = || Stdio::from(pty.slave.try_clone().expect("dup the terminal"));
-        let child = command(dir, args, env)
+        let child = command
             .stdin(stdio())
             .stdout(stdio())
             .stderr(stdio())

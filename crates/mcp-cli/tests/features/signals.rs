@@ -113,6 +113,14 @@ fn stop_with(signal: &str, code: i32, message: &str) {
     );
     assert_eq!(status.code(), Some(code), "{seen:?}");
     assert_eq!(seen.last().map(String::as_str), Some(message), "{seen:?}");
+    // Ctrl-C says at once that it is cancelling (closing the servers may take seconds);
+    // the other signals stop without a word until they are done.
+    let cancelling = seen.iter().position(|l| l.starts_with("mcp: cancelling…"));
+    if signal == "INT" {
+        assert!(cancelling.is_some_and(|i| i + 1 < seen.len()), "{seen:?}");
+    } else {
+        assert_eq!(cancelling, None, "{seen:?}");
+    }
 }
 
 #[test]

@@ -56,8 +56,15 @@ impl std::fmt::Debug for Run {
 /// fresh `XDG_CONFIG_HOME` under `dir` unless `env` sets one.
 pub fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut command = Command::new(exe());
+    command.args(args);
+    as_user(&mut command, dir, env);
     command
-        .args(args)
+}
+
+/// `command` set up as [`command`] sets up `mcp`: in `dir`, piped, with a fresh
+/// `XDG_CONFIG_HOME` under `dir` unless `env` sets one.
+pub fn as_user(command: &mut Command, dir: &Path, env: &[(&str, &str)]) {
+    command
         // The caller's own environment must not leak in; `env` is applied after that, so a
         // test can still set these.
         .env_remove("MCP_TIMEOUT_MS")
@@ -68,7 +75,6 @@ pub fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    command
 }
 
 /// Run `mcp ARGS` in `dir` with extra environment variables, feeding `stdin`, killing it

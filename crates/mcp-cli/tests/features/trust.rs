@@ -325,3 +325,34 @@ fn the_consent_text_shows_everything_that_runs_or_leaves_the_machine() {
     let (code, screen) = terminal.finish();
     assert_eq!(code, 1, "{screen}");
 }
+
+#[test]
+fn every_clients_project_file_is_under_the_same_consent_remote_only_and_env_files_included() {
+    // The rule is one function for every file mcp finds (trust::load): VS Code's and
+    // Cursor's project files ask too, show the envFile they would read and the inputs they
+    // would ask for, and contact nothing before the answer.
+    let token = "s3cret-token";
+    let server = HttpServer::start(&["--require-bearer", token]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".vscode")).expect("mkdir");
+    let config = serde_json::json!({"servers": {
+        "r": {"type": "http", "url": server.url, "headers": {"Authorization": "Bearer ${SECRET}"}},
+        "l": {"command": "node", "envFile": "${workspaceFolder}/.env",
+              "env": {"TOKEN": "${input:token}"}},
+    }});
+    std::fs::write(dir.path().join(".vscode/mcp.json"), config.to_string()).expect("write");
+    let refused = mcp_env(dir.path(), &["tools", "r"], "", &[("SECRET", token)]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    for shown in [
+        "mcp: ./.vscode/mcp.json: not trusted yet; it would: ",
+        "reads files ${workspaceFolder}/.env",
+        "asks you for ${input:token}",
+        "sends headers Authorization; expands your variables ${SECRET}",
+    ] {
+        assert!(
+            refused.stderr.contains(shown),
+            "{shown:?} missing: {refused:?}"
+        );
+    }
+    assert_eq!(sessions_started(&server, token), (1, 1), "contacted");
+}

@@ -2,6 +2,7 @@
 //! that mirror a request, and the multi round-trip request loop (`request.rs`).
 
 mod headers;
+mod input_bounds;
 mod request;
 #[cfg(test)]
 mod scripted_tests;
@@ -14,7 +15,12 @@ use serde_json::{Map, Value};
 use crate::ClientOptions;
 
 pub(crate) use headers::request_headers;
+pub(crate) use input_bounds::InputBounds;
+pub use input_bounds::{
+    DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound,
+};
 pub(crate) use request::Modern;
+pub use tool_headers::LeftOutTool;
 pub(crate) use tool_headers::{HeaderParam, ToolHeaders};
 
 /// The request `_meta` of a modern connection: `io.modelcontextprotocol/protocolVersion`,

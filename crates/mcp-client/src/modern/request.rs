@@ -2,13 +2,15 @@
 //! with the request `_meta` (and on HTTP the mirrored headers), and, for the methods that
 //! may answer `input_required`, retried with the answers to the server's input requests
 //! and its exact `requestState`, under a new id each round, until the result is complete
-//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)).
+//! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)),
+//! each round's input requests within their own bounds (`input_bounds.rs`).
 
 use crate::{Error, SessionError};
 use mcp_jsonrpc::{RequestOptions, Session};
 use mcp_types::mrtr::{INPUT_REQUIRED_METHODS, InputRequiredResult, InputResponses, ResultKind};
 use mcp_types::{RawResult, RawValue, Request, RequestId, methods};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 use super::{ModernMeta, ToolHeaders, request_headers};
 use crate::dispatcher::Dispatcher;
@@ -65,11 +67,9 @@ impl Modern {
             // The headers mirror fields of the params: read them back (HTTP only, where a
             // round trip costs far more than this parse).
             let object = object_of(&params)?;
-            let tool_params = match method {
-                methods::TOOLS_CALL => object
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .and_then(|name| self.tool_headers.of(name)),
+            let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
+                // A tool left out for its annotations is refused here, before any I/O.
+                (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
                 _ => None,
             };
             request_headers(method, &object, tool_params.as_deref().unwrap_or_default())
@@ -99,8 +99,18 @@ impl Modern {
                 });
             }
             rounds += 1;
+            // Counted and measured on the text, before a single request is decoded.
+            dispatcher
+                .options()
+                .input_bounds
+                .check(raw.get())
+                .map_err(|bound| Error::InputRequestsRefused {
+                    method: method.to_owned(),
+                    bound,
+                })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
-            let responses = answer_all(dispatcher, method, &input, &options).await?;
+            let as_written = params_as_written(raw.unchecked_text());
+            let responses = answer_all(dispatcher, method, &input, &as_written, &options).await?;
             // Only what this answer asked for goes into the retry: a previous round's
             // responses and state are replaced, never carried over.
             let mut object = object_of(&params)?;
@@ -169,12 +179,35 @@ fn object_of(params: &RawValue) -> Result<serde_json::Map<String, Value>, Error>
         .map_err(|e| Error::invalid_argument(format!("cannot read request params: {e}")))
 }
 
+/// The params of each input request as the server wrote them, by key: a decoded `Value`
+/// keeps its members sorted, and a form must be asked in the order of its fields.
+fn params_as_written(result: &str) -> BTreeMap<String, Box<RawValue>> {
+    #[derive(serde::Deserialize)]
+    struct Requests {
+        #[serde(rename = "inputRequests")]
+        input_requests: Option<BTreeMap<String, Params>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        params: Option<Box<RawValue>>,
+    }
+    serde_json::from_str::<Requests>(result)
+        .ok()
+        .and_then(|r| r.input_requests)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(key, request)| Some((key, request.params?)))
+        .collect()
+}
+
 /// Answer every input request with the client's handlers (sampling, elicitation, roots),
-/// as if the server had sent it as a request. A handler's error fails the call.
+/// as if the server had sent it as a request (with its params `as_written`). A handler's
+/// error fails the call.
 async fn answer_all(
     dispatcher: &Dispatcher,
     method: &str,
     input: &InputRequiredResult,
+    as_written: &BTreeMap<String, Box<RawValue>>,
     options: &RequestOptions,
 ) -> Result<InputResponses, Error> {
     let requests = input
@@ -182,12 +215,15 @@ async fn answer_all(
         .map_err(|e| Error::Protocol(format!("{method}: {e}")))?;
     let mut responses = InputResponses::new();
     for (key, request) in requests {
-        let params = request
-            .params
-            .as_ref()
-            .map(mcp_types::to_raw)
-            .transpose()
-            .map_err(|e| Error::Protocol(format!("{method}: input request {key:?}: {e}")))?;
+        let params = match as_written.get(&key) {
+            Some(raw) => Some(raw.clone()),
+            None => request
+                .params
+                .as_ref()
+                .map(mcp_types::to_raw)
+                .transpose()
+                .map_err(|e| Error::Protocol(format!("{method}: input request {key:?}: {e}")))?,
+        };
         let synthetic = Request::new(
             RequestId::from(key.as_str()),
             request.method.clone(),
@@ -220,7 +256,22 @@ async fn answer_all(
 
 #[cfg(test)]
 mod tests {
-    use super::may_require_input;
+    use super::{may_require_input, params_as_written};
+
+    #[test]
+    fn input_request_params_are_kept_as_the_server_wrote_them() {
+        let result = r#"{"resultType":"input_required","inputRequests":{
+            "form":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"properties":{"zeta":{},"alpha":{}}}}},
+            "roots":{"method":"roots/list"}}}"#;
+        let written = params_as_written(result);
+        assert_eq!(written.len(), 1, "roots/list has no params");
+        let form = written["form"].get();
+        assert!(
+            form.find("zeta").unwrap() < form.find("alpha").unwrap(),
+            "{form}"
+        );
+        assert!(params_as_written("not json").is_empty());
+    }
 
     #[test]
     fn only_results_that_may_spell_input_required_are_parsed_again() {

@@ -211,7 +211,10 @@ async fn removed_methods_are_refused_without_a_round_trip() {
     })
     .await;
     let client = client.unwrap();
-    let err = client.ping().await.unwrap_err();
+    let err = client
+        .request_raw("ping", None, mcp_jsonrpc::RequestOptions::new())
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, Error::NotInRevision { method, revision } if method == "ping" && revision == "2026-07-28"),
         "{err}"
@@ -234,6 +237,39 @@ async fn removed_methods_are_refused_without_a_round_trip() {
     ));
     client.set_roots(Vec::new()).await.unwrap();
     assert_eq!(methods(&sent), ["server/discover"]);
+}
+
+#[tokio::test]
+async fn ping_is_server_discover_at_2026_07_28_and_ping_before() {
+    let (client, sent) = connect(options(), |m| {
+        (m["method"] == "server/discover").then(discover_result)
+    })
+    .await;
+    let client = client.unwrap();
+    assert_eq!(client.ping_method(), "server/discover");
+    let answer = client
+        .ping_with(mcp_jsonrpc::RequestOptions::new())
+        .await
+        .unwrap();
+    assert!(
+        answer.get().contains("supportedVersions"),
+        "{}",
+        answer.get()
+    );
+    let sent = sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[1]["method"], "server/discover");
+    assert_eq!(
+        sent[1]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+
+    let (client, sent) =
+        connect(options().with_era(EraPreference::LegacyOnly), legacy_script).await;
+    let client = client.unwrap();
+    assert_eq!(client.ping_method(), "ping");
+    client.ping().await.unwrap();
+    assert_eq!(methods(&sent).last().map(String::as_str), Some("ping"));
 }
 
 #[tokio::test]

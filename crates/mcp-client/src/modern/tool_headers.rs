@@ -1,15 +1,17 @@
 //! A tool's `x-mcp-header` parameters (`2026-07-28/server/tools`, "x-mcp-header";
 //! `basic/transports/streamable-http`, "Custom Headers from Tool Parameters"): validated
-//! when the tool is listed (an invalid tool is left out of the listing, with a warning),
-//! remembered by tool name, mirrored into `Mcp-Param-*` on every call.
+//! when the tool is listed (an invalid tool is left out of every listing, with a warning,
+//! and calls to it are refused naming why), remembered by tool name, mirrored into
+//! `Mcp-Param-*` on every call.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use mcp_types::Tool;
+use mcp_types::{RawValue, Tool};
 use serde_json::Value;
 
 use super::headers::encode_value;
+use crate::Error;
 
 /// One annotated parameter: where it is in the arguments and the header it goes to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,46 +38,115 @@ impl HeaderParam {
     }
 }
 
-/// The validated `x-mcp-header` parameters of the listed tools, by tool name.
+/// A tool the client left out of its listings because its `x-mcp-header` annotations are
+/// invalid ([`Client::left_out_tools`](crate::Client::left_out_tools)); calls to it are
+/// refused with [`Error::ToolLeftOut`](crate::Error::ToolLeftOut).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LeftOutTool {
+    /// The tool's name, as the server sent it.
+    pub name: String,
+    /// Why: which annotation breaks which rule. It quotes the server's text (property
+    /// names, header names): escape it before showing it on a terminal.
+    pub reason: String,
+}
+
+/// The validated `x-mcp-header` parameters of the listed tools, by tool name, and the
+/// tools left out, each with its reason.
 #[derive(Debug, Default)]
 pub(crate) struct ToolHeaders {
-    by_tool: RwLock<HashMap<String, Arc<[HeaderParam]>>>,
+    tools: RwLock<Vetted>,
+}
+
+#[derive(Debug, Default)]
+struct Vetted {
+    params: HashMap<String, Arc<[HeaderParam]>>,
+    /// Tool name → why it was left out, as of the last listing that held it.
+    left_out: HashMap<String, String>,
+}
+
+/// What a tool needs to be vetted: its name and input schema.
+#[derive(serde::Deserialize)]
+struct ToolSchema {
+    name: String,
+    #[serde(rename = "inputSchema", default)]
+    input_schema: Value,
 }
 
 impl ToolHeaders {
     /// Validate the header annotations of `tools`: drop (with a warning) every tool whose
-    /// annotations break the rules, and remember the parameters of the others.
+    /// annotations break the rules, remembering why, and remember the parameters of the
+    /// others.
     pub(crate) fn vet(&self, tools: &mut Vec<Tool>) {
-        let mut by_tool = self.by_tool.write().unwrap_or_else(|p| p.into_inner());
-        tools.retain(|tool| match header_params(&tool.input_schema) {
+        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        tools.retain(|tool| vetted.keep(&tool.name, &tool.input_schema));
+    }
+
+    /// [`vet`](Self::vet) for tools as the server sent them (`list_all_raw`). An item that
+    /// is not a tool is kept: decoding it reports that.
+    pub(crate) fn vet_raw(&self, tools: &mut Vec<Box<RawValue>>) {
+        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        tools.retain(|raw| match serde_json::from_str::<ToolSchema>(raw.get()) {
+            Ok(tool) => vetted.keep(&tool.name, &tool.input_schema),
+            Err(_) => true,
+        });
+    }
+
+    /// The parameters of `tool` for a call (none when it was not listed or has none), or
+    /// the refusal of a tool that was left out.
+    pub(crate) fn for_call(&self, tool: &str) -> Result<Option<Arc<[HeaderParam]>>, Error> {
+        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        if let Some(reason) = vetted.left_out.get(tool) {
+            return Err(Error::ToolLeftOut {
+                tool: tool.to_owned(),
+                reason: reason.clone(),
+            });
+        }
+        Ok(vetted.params.get(tool).cloned())
+    }
+
+    /// The tools left out, by name.
+    pub(crate) fn left_out(&self) -> Vec<LeftOutTool> {
+        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        let mut left_out: Vec<LeftOutTool> = vetted
+            .left_out
+            .iter()
+            .map(|(name, reason)| LeftOutTool {
+                name: name.clone(),
+                reason: reason.clone(),
+            })
+            .collect();
+        left_out.sort_by(|a, b| a.name.cmp(&b.name));
+        left_out
+    }
+}
+
+impl Vetted {
+    /// Whether the tool `name` with `schema` stays in the listing; what it taught is
+    /// remembered either way.
+    fn keep(&mut self, name: &str, schema: &Value) -> bool {
+        match header_params(schema) {
             Ok(params) => {
+                self.left_out.remove(name);
                 if params.is_empty() {
-                    by_tool.remove(&tool.name);
+                    self.params.remove(name);
                 } else {
-                    by_tool.insert(tool.name.clone(), params.into());
+                    self.params.insert(name.to_owned(), params.into());
                 }
                 true
             }
             Err(reason) => {
                 tracing::warn!(
                     target: "mcp::client",
-                    tool = %tool.name,
+                    tool = %name,
                     %reason,
                     "tool left out: invalid x-mcp-header annotation"
                 );
-                by_tool.remove(&tool.name);
+                self.params.remove(name);
+                self.left_out.insert(name.to_owned(), reason);
                 false
             }
-        });
-    }
-
-    /// The parameters of `tool` (none when it was not listed or has none).
-    pub(crate) fn of(&self, tool: &str) -> Option<Arc<[HeaderParam]>> {
-        self.by_tool
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(tool)
-            .cloned()
+        }
     }
 }
 
@@ -239,7 +310,47 @@ mod tests {
         headers.vet(&mut tools);
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["ok", "plain"]);
-        assert_eq!(headers.of("ok").unwrap()[0].name, "P");
-        assert!(headers.of("bad").is_none() && headers.of("plain").is_none());
+        assert_eq!(headers.for_call("ok").unwrap().unwrap()[0].name, "P");
+        assert!(headers.for_call("plain").unwrap().is_none());
+        let refused = headers.for_call("bad").unwrap_err();
+        assert!(
+            matches!(&refused, Error::ToolLeftOut { tool, reason } if tool == "bad" && reason.contains("number")),
+            "{refused}"
+        );
+        let left_out = headers.left_out();
+        assert_eq!(left_out.len(), 1);
+        assert_eq!(left_out[0].name, "bad");
+        // Listed again with a valid annotation, it is back.
+        let mut fixed = vec![Tool::new(
+            "bad",
+            schema(json!({"type": "string", "x-mcp-header": "P"})),
+        )];
+        headers.vet(&mut fixed);
+        assert_eq!(fixed.len(), 1);
+        assert!(headers.for_call("bad").unwrap().is_some());
+        assert!(headers.left_out().is_empty());
+    }
+
+    #[test]
+    fn tools_as_sent_are_vetted_the_same_way() {
+        let headers = ToolHeaders::default();
+        let raw = |text: &str| RawValue::from_string(text.to_owned()).unwrap();
+        let mut tools = vec![
+            raw(r#"{"name":"ok","inputSchema":{"type":"object"}}"#),
+            raw(
+                r#"{"name":"bad","inputSchema":{"type":"object","properties":{"p":{"type":"number","x-mcp-header":"P"}}}}"#,
+            ),
+            raw(r#"{"not":"a tool"}"#),
+        ];
+        headers.vet_raw(&mut tools);
+        let kept: Vec<&str> = tools.iter().map(|t| t.get()).collect();
+        assert_eq!(
+            kept,
+            [
+                r#"{"name":"ok","inputSchema":{"type":"object"}}"#,
+                r#"{"not":"a tool"}"#
+            ]
+        );
+        assert_eq!(headers.left_out()[0].name, "bad");
     }
 }

@@ -4,16 +4,12 @@ use crate::Error;
 use mcp_jsonrpc::RequestOptions;
 use mcp_types::skills::SKILLS_EXTENSION;
 use mcp_types::{
-    GetSkillRequestParams, GetSkillResult, ListSkillsResult, PaginatedRequestParams,
-    ReadResourceResult, SkillEntry, SkillResource, methods,
+    GetSkillRequestParams, GetSkillResult, ListSkillsResult, ReadResourceResult, SkillEntry,
+    SkillResource, methods,
 };
-use serde_json::Value;
 
 use super::{LoadedSkill, SkillError, SkillFile, frontmatter, verify};
 use crate::Client;
-
-/// The most pages `list_all_skills` follows.
-const MAX_SKILL_PAGES: usize = 1_000;
 
 impl Client {
     /// Whether the server declared the skills extension
@@ -40,38 +36,21 @@ impl Client {
     /// One page of `skills/list`. Reads no skill file.
     pub async fn list_skills(&self, cursor: Option<String>) -> Result<ListSkillsResult, Error> {
         self.require_skills(methods::SKILLS_LIST)?;
-        match cursor {
-            Some(c) => {
-                let params = PaginatedRequestParams::default().with_cursor(c);
-                self.request(methods::SKILLS_LIST, &params, RequestOptions::new())
-                    .await
-            }
-            None => {
-                self.request(
-                    methods::SKILLS_LIST,
-                    &Value::Object(Default::default()),
-                    RequestOptions::new(),
-                )
-                .await
-            }
-        }
+        self.paged(methods::SKILLS_LIST, cursor).await
     }
 
-    /// Every skill, following `nextCursor` (at most 1000 pages). Reads no skill file.
+    /// Every skill, following `nextCursor` within the bounds of every `list_all_*` call
+    /// ([`ClientOptions::with_max_listing_bytes`](crate::ClientOptions::with_max_listing_bytes),
+    /// 10,000 pages, no cursor twice; past them [`Error::PaginationAborted`]). Reads no
+    /// skill file.
     pub async fn list_all_skills(&self) -> Result<Vec<SkillEntry>, Error> {
-        let mut skills = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_SKILL_PAGES {
-            let page = self.list_skills(cursor.take()).await?;
-            skills.extend(page.skills);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(skills),
-            }
-        }
-        Err(Error::Protocol(format!(
-            "server kept paginating skills/list past {MAX_SKILL_PAGES} pages"
-        )))
+        self.require_skills(methods::SKILLS_LIST)?;
+        self.all_pages(methods::SKILLS_LIST, |page: ListSkillsResult| {
+            // Some servers end a listing with an empty cursor rather than none.
+            let next = page.next_cursor.filter(|c| !c.is_empty());
+            (page.skills, next)
+        })
+        .await
     }
 
     /// `skills/get`: the entry of the skill whose manifest is at `uri`. Reads no skill file.

@@ -6,17 +6,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::{Error, SessionError};
 use mcp_jsonrpc::RequestOptions;
 use mcp_types::{
-    CallToolRequestParams, CallToolResult, CreateTaskResult, ListTasksResult,
-    PaginatedRequestParams, RequestId, Task, TaskIdParams, TaskMetadata, methods,
+    CallToolRequestParams, CallToolResult, CreateTaskResult, ListTasksResult, RequestId, Task,
+    TaskIdParams, TaskMetadata, methods,
 };
-use serde_json::Value;
 
+use super::deadline::TaskDeadline;
 use super::handle::{Parts, TaskHandle};
-use super::{DEFAULT_TASK_MAX_WAIT, TaskOptions, capability};
+use super::{TaskOptions, capability};
 use crate::Client;
-
-/// The most pages `list_all_tasks` follows.
-const MAX_TASK_PAGES: usize = 1_000;
 
 /// Progress tokens of task calls: strings, so they never collide with the numeric request
 /// ids the transports use as tokens for ordinary calls.
@@ -88,11 +85,18 @@ impl Client {
         let mut create = RequestOptions::new();
         create.timeout = request.timeout;
         create.cancel = request.cancel.clone();
-        let created: CreateTaskResult = self.request(methods::TOOLS_CALL, &params, create).await?;
+        // The bound counts from here: the call that creates the task is part of the wait.
         let max_wait = options
             .max_wait
             .or(request.timeout.filter(|t| !t.is_zero()))
-            .unwrap_or(DEFAULT_TASK_MAX_WAIT);
+            .unwrap_or(self.options().task_max_wait);
+        let deadline = TaskDeadline::start(max_wait);
+        let created: CreateTaskResult = deadline
+            .within(
+                || format!("{} ({})", methods::TOOLS_CALL, params.name),
+                self.request(methods::TOOLS_CALL, &params, create),
+            )
+            .await?;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: Some(params.name),
@@ -100,20 +104,31 @@ impl Client {
             notifications,
             progress_token,
             options: request,
-            max_wait,
+            deadline,
+            owned: true,
         }))
     }
 
     /// A handle on a task started earlier (by this client or another session of it): its
     /// state is fetched with `tasks/get` first. The tool is unknown, so the result's
-    /// structured content is not checked against an output schema.
+    /// structured content is not checked against an output schema. Waiting is bounded by
+    /// `options.max_wait` (else the client's
+    /// [`with_task_max_wait`](crate::ClientOptions::with_task_max_wait)); at the bound the
+    /// handle gives up with a timeout and leaves the task running, since it did not start it.
     pub async fn task_handle(
         &self,
         task_id: &str,
         options: TaskOptions,
     ) -> Result<TaskHandle, Error> {
         let notifications = self.notifications();
-        let task = self.get_task(task_id).await?;
+        let deadline =
+            TaskDeadline::start(options.max_wait.unwrap_or(self.options().task_max_wait));
+        let task = deadline
+            .within(
+                || format!("{} (task {task_id})", methods::TOOLS_CALL),
+                self.get_task(task_id),
+            )
+            .await?;
         Ok(TaskHandle::new(Parts {
             client: self.clone(),
             tool: None,
@@ -121,7 +136,8 @@ impl Client {
             notifications,
             progress_token: None,
             options: RequestOptions::new(),
-            max_wait: options.max_wait.unwrap_or(DEFAULT_TASK_MAX_WAIT),
+            deadline,
+            owned: false,
         }))
     }
 
@@ -158,38 +174,17 @@ impl Client {
 
     /// One page of `tasks/list` (needs the server's `tasks.list`).
     pub async fn list_tasks(&self, cursor: Option<String>) -> Result<ListTasksResult, Error> {
-        match cursor {
-            Some(c) => {
-                let params = PaginatedRequestParams::default().with_cursor(c);
-                self.request(methods::TASKS_LIST, &params, RequestOptions::new())
-                    .await
-            }
-            None => {
-                self.request(
-                    methods::TASKS_LIST,
-                    &Value::Object(Default::default()),
-                    RequestOptions::new(),
-                )
-                .await
-            }
-        }
+        self.paged(methods::TASKS_LIST, cursor).await
     }
 
-    /// Every task, following `nextCursor` (at most 1000 pages).
+    /// Every task, following `nextCursor` within the bounds of every `list_all_*` call
+    /// ([`ClientOptions::with_max_listing_bytes`](crate::ClientOptions::with_max_listing_bytes),
+    /// 10,000 pages, no cursor twice; past them [`Error::PaginationAborted`]).
     pub async fn list_all_tasks(&self) -> Result<Vec<Task>, Error> {
-        let mut tasks = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_TASK_PAGES {
-            let page = self.list_tasks(cursor.take()).await?;
-            tasks.extend(page.tasks);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(tasks),
-            }
-        }
-        Err(Error::Protocol(format!(
-            "server kept paginating tasks/list past {MAX_TASK_PAGES} pages"
-        )))
+        self.all_pages(methods::TASKS_LIST, |page: ListTasksResult| {
+            (page.tasks, page.next_cursor)
+        })
+        .await
     }
 
     /// Whether a plain [`call_tool`](Self::call_tool) of `tool` runs it as a task: its

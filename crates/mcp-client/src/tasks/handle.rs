@@ -7,9 +7,11 @@ use mcp_jsonrpc::{CancelToken, ProgressCallback, RequestOptions};
 use mcp_types::{
     CallToolResult, ProgressNotificationParams, RequestId, Task, TaskIdParams, TaskStatus, methods,
 };
+use serde::de::DeserializeOwned;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 
+use super::deadline::{CANCEL_WAIT, TaskDeadline};
 use super::poll;
 use crate::{Client, ServerNotification};
 
@@ -23,6 +25,12 @@ use crate::{Client, ServerNotification};
 /// happens only while one of its methods is awaited, so dropping it leaks nothing. The task
 /// itself goes on running on the server after a drop; [`Client::task_handle`] finds it again
 /// by id.
+///
+/// Waiting is bounded as a whole by `max_wait` ([`TaskOptions::max_wait`](super::TaskOptions::max_wait),
+/// else [`ClientOptions::with_task_max_wait`](crate::ClientOptions::with_task_max_wait)):
+/// every request the handle makes runs within it, whatever its own timeout. At the bound a
+/// task this handle started is cancelled (`tasks/cancel`), since nobody will take its
+/// result; one found again by id is left running, as the waiting alone ends.
 ///
 /// ```no_run
 /// # async fn demo(client: mcp_client::Client) -> Result<(), mcp_client::Error> {
@@ -53,8 +61,9 @@ pub struct TaskHandle {
     cancel: Option<CancelToken>,
     /// Timeout of each request the handle makes (`None`: the client's default).
     request_timeout: Option<Duration>,
-    max_wait: Duration,
-    deadline: Instant,
+    deadline: TaskDeadline,
+    /// This handle started the task: it cancels it when it stops waiting.
+    owned: bool,
 }
 
 impl std::fmt::Debug for TaskHandle {
@@ -75,7 +84,8 @@ pub(crate) struct Parts {
     pub(crate) notifications: broadcast::Receiver<ServerNotification>,
     pub(crate) progress_token: Option<RequestId>,
     pub(crate) options: RequestOptions,
-    pub(crate) max_wait: Duration,
+    pub(crate) deadline: TaskDeadline,
+    pub(crate) owned: bool,
 }
 
 impl TaskHandle {
@@ -89,8 +99,8 @@ impl TaskHandle {
             on_progress: parts.options.on_progress,
             cancel: parts.options.cancel,
             request_timeout: parts.options.timeout,
-            max_wait: parts.max_wait,
-            deadline: Instant::now() + parts.max_wait,
+            deadline: parts.deadline,
+            owned: parts.owned,
         }
     }
 
@@ -147,9 +157,10 @@ impl TaskHandle {
                             self.drain_notifications();
                             return self.checked(result);
                         }
-                        // Still waiting on someone: keep polling, then ask again.
+                        // That request's own timeout, with someone still to answer: keep
+                        // polling, then ask again.
                         Err(Error::Session(SessionError::Timeout { .. }))
-                            if !self.task.status.is_terminal() => {}
+                            if !self.task.status.is_terminal() && !self.deadline.passed() => {}
                         Err(e) => return Err(e),
                     }
                 }
@@ -171,30 +182,41 @@ impl TaskHandle {
         Ok(result)
     }
 
+    /// Each request's options: the caller's per-request timeout and cancellation (the
+    /// deadline is applied around the request, by [`request`](Self::request)).
     fn request_options(&self) -> RequestOptions {
         let mut options = RequestOptions::new();
-        options.timeout = match self.request_timeout {
-            // Never wait past the task's own deadline.
-            Some(t) if !t.is_zero() => Some(t.min(self.remaining())),
-            _ => None,
-        };
+        options.timeout = self.request_timeout;
         options.cancel = self.cancel.clone();
         options
     }
 
-    fn remaining(&self) -> Duration {
-        self.deadline
-            .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(1))
+    /// `method` (`tasks/get`, `tasks/result`) about this task, within the deadline; at the
+    /// deadline the task is cancelled when this handle started it.
+    async fn request<T: DeserializeOwned>(&self, method: &str) -> Result<T, Error> {
+        let params = TaskIdParams::new(self.task.task_id.clone());
+        let request = self.client.request(method, &params, self.request_options());
+        match self.deadline.bound(request).await {
+            Some(outcome) => self.on_cancelled(outcome).await,
+            None => {
+                self.stop_at_deadline().await;
+                Err(self.timed_out())
+            }
+        }
+    }
+
+    /// The error at the deadline: the task's `tools/call` timed out, whichever request of
+    /// the handle was waiting then.
+    fn timed_out(&self) -> Error {
+        self.deadline.timeout(format!(
+            "{} (task {})",
+            methods::TOOLS_CALL,
+            self.task.task_id
+        ))
     }
 
     async fn fetch_result(&mut self) -> Result<CallToolResult, Error> {
-        let params = TaskIdParams::new(self.task.task_id.clone());
-        let outcome = self
-            .client
-            .request(methods::TASKS_RESULT, &params, self.request_options())
-            .await;
-        self.on_cancelled(outcome).await
+        self.request(methods::TASKS_RESULT).await
     }
 
     /// When the caller's token cancelled a request of ours, cancel the task as well.
@@ -205,26 +227,39 @@ impl TaskHandle {
         outcome
     }
 
+    /// The deadline passed: a task nobody will take the result of is cancelled; one this
+    /// handle only found again goes on.
+    async fn stop_at_deadline(&self) {
+        if self.owned {
+            self.cancel_quietly().await;
+        }
+    }
+
+    /// `tasks/cancel`, its failure only logged, and given up after [`CANCEL_WAIT`].
     async fn cancel_quietly(&self) {
-        if let Err(e) = self.client.cancel_task(&self.task.task_id).await {
+        let cancel = self.client.cancel_task(&self.task.task_id);
+        let outcome = match tokio::time::timeout(CANCEL_WAIT, cancel).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(Error::Session(SessionError::Timeout {
+                method: methods::TASKS_CANCEL.to_owned(),
+                after: CANCEL_WAIT,
+            })),
+        };
+        if let Err(e) = outcome {
             tracing::debug!(target: "mcp::client", task = %self.task.task_id, error = %mcp_types::error_chain(&e), "tasks/cancel failed");
         }
     }
 
     /// Wait for one piece of news: the poll interval passing (then `tasks/get`), or a status
     /// notification about this task. Progress notifications are handed to the callback on
-    /// the way. Ends in an error at the deadline (after cancelling the task) or when the
-    /// caller's token is cancelled.
+    /// the way. Ends in an error at the deadline (after cancelling a task this handle
+    /// started) or when the caller's token is cancelled.
     async fn wait_for_news(&mut self) -> Result<(), Error> {
         let wake = Instant::now() + poll::interval(self.task.poll_interval);
         loop {
-            let now = Instant::now();
-            if now >= self.deadline {
-                self.cancel_quietly().await;
-                return Err(Error::Session(SessionError::Timeout {
-                    method: format!("{} (task {})", methods::TOOLS_CALL, self.task.task_id),
-                    after: self.max_wait,
-                }));
+            if self.deadline.passed() {
+                self.stop_at_deadline().await;
+                return Err(self.timed_out());
             }
             let cancel = self.cancel.clone();
             let cancelled = async move {
@@ -237,8 +272,8 @@ impl TaskHandle {
                 }
             };
             tokio::select! {
-                () = tokio::time::sleep_until(wake.min(self.deadline)) => {
-                    if Instant::now() < self.deadline {
+                () = tokio::time::sleep_until(wake.min(self.deadline.at())) => {
+                    if !self.deadline.passed() {
                         return self.poll().await;
                     }
                 }
@@ -259,12 +294,7 @@ impl TaskHandle {
     }
 
     async fn poll(&mut self) -> Result<(), Error> {
-        let params = TaskIdParams::new(self.task.task_id.clone());
-        let outcome = self
-            .client
-            .request(methods::TASKS_GET, &params, self.request_options())
-            .await;
-        let task: Task = self.on_cancelled(outcome).await?;
+        let task: Task = self.request(methods::TASKS_GET).await?;
         self.update(task);
         Ok(())
     }

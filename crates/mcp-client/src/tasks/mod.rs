@@ -17,6 +17,7 @@
 
 mod api;
 mod capability;
+mod deadline;
 mod handle;
 mod poll;
 
@@ -27,7 +28,9 @@ use std::time::Duration;
 
 /// How long a task may run, when the caller set no bound of its own, before the client
 /// cancels it and reports a timeout. Tasks exist for long work, so this is generous; it is
-/// there so that nothing waits forever on a server that never finishes.
+/// there so that nothing waits forever on a server that never finishes. A client changes
+/// it with [`ClientOptions::with_task_max_wait`](crate::ClientOptions::with_task_max_wait),
+/// one task with [`TaskOptions::with_max_wait`].
 pub const DEFAULT_TASK_MAX_WAIT: Duration = Duration::from_secs(60 * 60);
 
 /// How to run one task-augmented tool call.
@@ -36,8 +39,12 @@ pub const DEFAULT_TASK_MAX_WAIT: Duration = Duration::from_secs(60 * 60);
 pub struct TaskOptions {
     /// Retention asked of the server (`task.ttl`), in milliseconds; the server decides.
     pub ttl_ms: Option<u64>,
-    /// The longest the handle waits for the task to finish before it cancels it and reports
-    /// [`SessionError::Timeout`](crate::SessionError::Timeout); [`DEFAULT_TASK_MAX_WAIT`] when unset.
+    /// The longest the handle waits for the task to finish, every request it makes included,
+    /// before it reports [`SessionError::Timeout`](crate::SessionError::Timeout) (and
+    /// cancels the task, when the handle started it); when unset, the per-call timeout of
+    /// the request that starts the task, else the client's
+    /// [`with_task_max_wait`](crate::ClientOptions::with_task_max_wait), else
+    /// [`DEFAULT_TASK_MAX_WAIT`].
     pub max_wait: Option<Duration>,
 }
 
@@ -54,7 +61,7 @@ impl TaskOptions {
         self
     }
 
-    /// Give up (and cancel the task) after `max_wait`.
+    /// Give up after `max_wait` (cancelling the task when the handle started it).
     #[must_use]
     pub fn with_max_wait(mut self, max_wait: Duration) -> Self {
         self.max_wait = Some(max_wait);

@@ -293,6 +293,12 @@ impl<T: Transport + ?Sized> Session<T> {
     pub fn default_timeout(&self) -> Option<std::time::Duration> {
         self.driver.shared.core.default_timeout()
     }
+
+    /// A handle that stops the clocks of this session's pending requests while a
+    /// server-to-client request waits for a person: see [`DeadlineHold`](crate::DeadlineHold).
+    pub fn deadlines(&self) -> crate::Deadlines {
+        self.driver.shared.core.deadlines()
+    }
 }
 
 impl<T: ?Sized> Deref for Session<T> {

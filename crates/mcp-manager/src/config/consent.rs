@@ -56,6 +56,8 @@ struct ServerView {
     facts: Vec<(Fact, String)>,
     /// The variables its values reference, by name.
     variables: BTreeSet<String>,
+    /// The VS Code inputs its values reference (`input:ID`), asked when it starts.
+    inputs: BTreeSet<String>,
     /// The local files it would read, as written.
     files: BTreeSet<String>,
 }
@@ -73,6 +75,7 @@ enum Fact {
     OAuth,
     Reads,
     Expands,
+    Asks,
 }
 
 impl Fact {
@@ -88,6 +91,7 @@ impl Fact {
             Self::OAuth => "authorizes with OAuth",
             Self::Reads => "reads files",
             Self::Expands => "expands your variables",
+            Self::Asks => "asks you for",
         }
     }
 }
@@ -153,8 +157,17 @@ impl ConsentView {
             .collect()
     }
 
-    /// Every local file the configuration would read (OAuth `privateKeyFile` and
-    /// `assertionFile`), as written.
+    /// Every VS Code input the configuration's values reference, as the variable lookup is
+    /// asked for it (`input:ID`): what a program asks the user when the server starts.
+    pub fn inputs(&self) -> BTreeSet<&str> {
+        self.servers
+            .iter()
+            .flat_map(|s| s.inputs.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// Every local file the configuration would read (`envFile`, OAuth `privateKeyFile`
+    /// and `assertionFile`), as written.
     pub fn files(&self) -> BTreeSet<&str> {
         self.servers
             .iter()
@@ -176,8 +189,14 @@ impl ServerView {
     /// Note the references in `value`.
     fn reads_variables(&mut self, value: &str) {
         for piece in expand::pieces(value) {
-            if let Piece::Reference { name, .. } = piece {
-                self.variables.insert(name.to_owned());
+            match piece {
+                Piece::Reference { name, .. } if name.starts_with("input:") => {
+                    self.inputs.insert(name.to_owned());
+                }
+                Piece::Reference { name, .. } => {
+                    self.variables.insert(name.to_owned());
+                }
+                Piece::Text(_) => {}
             }
         }
     }
@@ -190,6 +209,7 @@ fn server(entry: &ServerEntry) -> ServerView {
         enabled: entry.enabled,
         facts: Vec::new(),
         variables: BTreeSet::new(),
+        inputs: BTreeSet::new(),
         files: BTreeSet::new(),
     };
     let config = &entry.config;
@@ -205,6 +225,11 @@ fn server(entry: &ServerEntry) -> ServerView {
         .chain(config.cwd.as_deref().and_then(|p| p.to_str()));
     for value in expanded.collect::<Vec<_>>() {
         view.reads_variables(value);
+    }
+    // Read when the server starts, relative to the workspace: its variables join `env`.
+    if let Some(env_file) = &entry.env_file {
+        view.reads_variables(env_file);
+        view.files.insert(env_file.clone());
     }
     match config.transport_kind() {
         Ok(TransportKind::Stdio) => local(&mut view, config),
@@ -222,6 +247,10 @@ fn server(entry: &ServerEntry) -> ServerView {
     if !view.variables.is_empty() {
         let names = view.variables.iter().map(|v| format!("${{{}}}", word(v)));
         view.fact(Fact::Expands, names.collect::<Vec<_>>().join(", "));
+    }
+    if !view.inputs.is_empty() {
+        let inputs = view.inputs.iter().map(|i| format!("${{{}}}", word(i)));
+        view.fact(Fact::Asks, inputs.collect::<Vec<_>>().join(", "));
     }
     view
 }
@@ -518,6 +547,25 @@ mod tests {
             "  runs: \"a\\u{001B}[2J\\u{202E}\" \"\\u{000D}\\u{000A}  runs: rm\""
         );
         assert!(!view.paragraph().chars().any(breaks_lines));
+    }
+
+    #[test]
+    fn an_env_file_is_a_file_read_and_an_input_is_asked_for() {
+        let view = view(
+            r#"{"servers": {"v": {"command": "x", "envFile": "${workspaceFolder}/.env",
+                "env": {"TOKEN": "${input:token}"}}}}"#,
+        );
+        assert_eq!(
+            view.lines()[1..],
+            [
+                "  runs: x",
+                "  with environment: TOKEN=${input:token}",
+                "  reads files: ${workspaceFolder}/.env",
+                "  expands your variables: ${workspaceFolder}",
+                "  asks you for: ${input:token}",
+            ]
+        );
+        assert_eq!(view.inputs(), ["input:token"].into());
     }
 
     #[test]

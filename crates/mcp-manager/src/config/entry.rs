@@ -46,6 +46,9 @@ pub struct ServerEntry {
     /// Whether [`resolve`](Self::resolve) expands `${...}` references: `true` for entries
     /// from config files, `false` for [`verbatim`](Self::verbatim) ones.
     pub expand_variables: bool,
+    /// `envFile` as written: a `.env` file whose variables [`resolve`](Self::resolve) adds
+    /// to `env` (which wins), relative to the workspace folder.
+    pub env_file: Option<String>,
 }
 
 /// Authentication settings as written in the entry (`auth`, or Claude Code's `oauth`).
@@ -86,6 +89,7 @@ impl ServerEntry {
             position: None,
             workspace_folder: None,
             expand_variables: true,
+            env_file: None,
         }
     }
 
@@ -126,6 +130,11 @@ impl ServerEntry {
                 field,
                 variable,
             },
+            ExpandError::MissingInput(input) => ConfigError::MissingInput {
+                server: self.name.clone(),
+                field,
+                input,
+            },
             other => ConfigError::InvalidReference {
                 server: self.name.clone(),
                 field,
@@ -161,6 +170,23 @@ impl ServerEntry {
         }
         for (name, value) in config.headers.iter_mut() {
             expand_one(value, &|| format!("headers.{name}"))?;
+        }
+        if let Some(env_file) = &self.env_file {
+            let mut path = env_file.clone();
+            expand_one(&mut path, &|| "envFile".to_owned())?;
+            let path = match &self.workspace_folder {
+                Some(folder) => folder.join(path),
+                None => PathBuf::from(path),
+            };
+            let variables =
+                super::env_file::read(&path).map_err(|message| ConfigError::EnvFile {
+                    server: self.name.clone(),
+                    path: path.clone(),
+                    message,
+                })?;
+            for (key, value) in variables {
+                config.env.entry(key).or_insert(value);
+            }
         }
         Ok(config)
     }
@@ -226,12 +252,15 @@ pub(super) fn parse_entry(
             "httpUrl" => http_url = Some(parser.member::<String>(key, value, false)?),
             "headers" => config.headers = parser.member(key, value, true)?,
             "timeout" => config.timeout = Some(parser.member(key, value, false)?),
+            "startupTimeout" => config.startup_timeout = Some(parser.member(key, value, false)?),
+            "toolTimeout" => config.tool_timeout = Some(parser.member(key, value, false)?),
             "requestIdFormat" => config.request_id_format = Some(parser.member(key, value, false)?),
             "enabled" => entry.enabled = parser.member(key, value, false)?,
             "disabled" => disabled = parser.member(key, value, false)?,
             "enabledTools" => enabled_tools = Some(parser.patterns(key, value)?),
             "disabledTools" => disabled_tools = Some(parser.patterns(key, value)?),
             "auth" => entry.auth = Some(AuthSettings(parser.member(key, value, true)?)),
+            "envFile" => entry.env_file = Some(parser.member(key, value, false)?),
             "oauth" => {
                 entry.oauth = Some(parser.oauth(key, value)?);
                 entry.auth = Some(AuthSettings(parser.member(key, value, true)?));

@@ -116,8 +116,32 @@ pub enum ConfigError {
         /// The variable.
         variable: String,
     },
+    /// A VS Code `${input:ID}` reference nobody answered (the `mcp` CLI asks for inputs on
+    /// a terminal).
+    #[error(
+        "server \"{server}\": {field}: VS Code input \"{input}\" has no value (mcp asks for inputs when run on a terminal)"
+    )]
+    MissingInput {
+        /// The server's name.
+        server: String,
+        /// Where the reference is.
+        field: String,
+        /// The input's id.
+        input: String,
+    },
+    /// The entry's `envFile` cannot be used (missing, not a regular file, too large, a line
+    /// that is not `KEY=VALUE`); the message never holds a value from it.
+    #[error("server \"{server}\": envFile {}: {message}", path.display())]
+    EnvFile {
+        /// The server's name.
+        server: String,
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// A `${...}` reference that cannot be expanded (unterminated, or a VS Code form such
-    /// as `${input:id}` that needs an editor to answer).
+    /// as `${command:id}` that needs the editor to answer).
     #[error("server \"{server}\": {field}: {message}")]
     InvalidReference {
         /// The server's name.
@@ -136,6 +160,8 @@ impl ConfigError {
             Self::InvalidEntry { server, .. }
             | Self::DuplicateServer { server, .. }
             | Self::MissingVariable { server, .. }
+            | Self::MissingInput { server, .. }
+            | Self::EnvFile { server, .. }
             | Self::InvalidReference { server, .. } => Some(server),
             Self::Read { .. }
             | Self::NotAFile { .. }

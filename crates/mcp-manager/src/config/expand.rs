@@ -13,6 +13,8 @@
 pub(crate) enum ExpandError {
     /// `${NAME}` with `NAME` unset and no default.
     Missing(String),
+    /// `${input:ID}` (VS Code) that nobody answered.
+    MissingInput(String),
     /// `${` without its `}`.
     Unterminated,
     /// `${...}` that is not a variable reference we can answer.
@@ -23,6 +25,7 @@ impl ExpandError {
     pub(crate) fn message(&self) -> String {
         match self {
             Self::Missing(name) => format!("environment variable {name} is not set"),
+            Self::MissingInput(id) => format!("VS Code input \"{id}\" has no value"),
             Self::Unterminated => "unterminated \"${\": expected \"}\"".to_owned(),
             Self::Unsupported(expr) if expr.starts_with("input:") => {
                 format!(
@@ -60,7 +63,7 @@ pub(crate) enum Piece<'a> {
     /// Text used as it is.
     Text(&'a str),
     /// A reference: `whole` as written (`${env:TOKEN:-x}`), `name` the variable it names
-    /// (`TOKEN`; `workspaceFolder` and `userHome` too).
+    /// (`TOKEN`; `workspaceFolder` and `userHome` too; `input:ID` for a VS Code input).
     Reference { whole: &'a str, name: &'a str },
 }
 
@@ -77,8 +80,13 @@ pub(crate) fn pieces(value: &str) -> Vec<Piece<'_>> {
             out.push(Piece::Text(&rest[..start]));
         }
         let body = &rest[start + 2..end];
-        let body = body.strip_prefix("env:").unwrap_or(body);
-        let name = body.split_once(":-").map_or(body, |(name, _)| name);
+        // As `substitute` asks the lookup: an input by its whole `input:ID`.
+        let name = if body.starts_with("input:") {
+            body
+        } else {
+            let body = body.strip_prefix("env:").unwrap_or(body);
+            body.split_once(":-").map_or(body, |(name, _)| name)
+        };
         out.push(Piece::Reference {
             whole: &rest[start..=end],
             name,
@@ -97,6 +105,10 @@ pub(crate) fn has_references(value: &str) -> bool {
 }
 
 fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
+    // VS Code's inputs are asked of the lookup as `input:ID` (see `inputs.rs`).
+    if let Some(id) = expr.strip_prefix("input:") {
+        return lookup(expr).ok_or_else(|| ExpandError::MissingInput(id.to_owned()));
+    }
     let body = expr.strip_prefix("env:").unwrap_or(expr);
     let (name, default) = match body.split_once(":-") {
         Some((name, default)) => (name, Some(default)),
@@ -113,7 +125,9 @@ fn substitute(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Str
     }
 }
 
-pub(crate) fn is_variable_name(name: &str) -> bool {
+/// Whether `name` is an environment variable's name as configs write them: a letter or `_`,
+/// then letters, digits and `_`.
+pub fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -187,6 +201,13 @@ mod tests {
             ]
         );
         assert_eq!(pieces("a ${open"), [Piece::Text("a ${open")]);
+        assert_eq!(
+            pieces("${input:key:-x}"),
+            [Piece::Reference {
+                whole: "${input:key:-x}",
+                name: "input:key:-x"
+            }]
+        );
         assert_eq!(pieces(""), []);
     }
 
@@ -199,16 +220,20 @@ mod tests {
         assert_eq!(expand("${HOME", &env), Err(ExpandError::Unterminated));
         assert_eq!(
             expand("${input:token}", &env),
-            Err(ExpandError::Unsupported("input:token".into()))
+            Err(ExpandError::MissingInput("token".into()))
+        );
+        let answered = |name: &str| (name == "input:token").then(|| "t0k".to_owned());
+        assert_eq!(
+            expand("Bearer ${input:token}", &answered).unwrap(),
+            "Bearer t0k"
         );
         assert_eq!(
             expand("${1abc}", &env),
             Err(ExpandError::Unsupported("1abc".into()))
         );
-        assert!(
-            ExpandError::Unsupported("input:token".into())
-                .message()
-                .contains("VS Code input")
+        assert_eq!(
+            expand("${config:editor.x}", &env),
+            Err(ExpandError::Unsupported("config:editor.x".into()))
         );
     }
 }

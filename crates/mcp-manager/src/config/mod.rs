@@ -10,7 +10,8 @@
 //! `envVars` list names, or everything with `"inheritEnv": true`) or `type`/`url`/`headers` (a
 //! remote one; Windsurf's `serverUrl` and Gemini CLI's `httpUrl`, which means `type: "http"`,
 //! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
-//! is honoured too), `timeout` (ms),
+//! is honoured too), `timeout` (ms, every request), `startupTimeout` (ms: spawn, handshake
+//! and first listing) and `toolTimeout` (ms: each tool call), both falling back to `timeout`,
 //! `requestIdFormat` (`"number"` or `"string"`), `enabledTools`/`disabledTools` (glob lists;
 //! deny wins), `oauth` (checked and typed into [`OAuthSettings`]: `clientId`, `clientSecret`,
 //! `callbackPort`, `authServerMetadataUrl`, `scopes`, `clientMetadataUrl`, `grant`,
@@ -26,9 +27,11 @@
 
 mod consent;
 mod entry;
+mod env_file;
 mod error;
 mod expand;
 mod filter;
+mod inputs;
 mod jsonc;
 mod oauth;
 #[cfg(test)]
@@ -44,8 +47,11 @@ use serde_json::value::RawValue;
 
 pub use consent::ConsentView;
 pub use entry::{AuthSettings, ServerEntry};
+pub use env_file::MAX_ENV_FILE_BYTES;
 pub use error::{ConfigError, Position};
+pub use expand::is_variable_name;
 pub use filter::ToolFilter;
+pub use inputs::{InputKind, InputVariable};
 pub use oauth::{OAuthGrant, OAuthSettings};
 pub use read::MAX_CONFIG_BYTES;
 
@@ -57,6 +63,10 @@ pub struct McpConfig {
     source_name: String,
     servers: BTreeMap<String, ServerEntry>,
     errors: Vec<(String, ConfigError)>,
+    /// VS Code's `inputs`.
+    inputs: Vec<InputVariable>,
+    /// What the file holds that this crate does not use.
+    warnings: Vec<String>,
 }
 
 /// The members of a configuration document we read; everything else is ignored (a VS Code
@@ -71,7 +81,21 @@ struct Document<'a> {
     mcp: Option<VsCodeSettings<'a>>,
     #[serde(rename = "disabledServers", default)]
     disabled_servers: Vec<String>,
+    /// VS Code's input variables (`${input:ID}`).
+    #[serde(default)]
+    inputs: Option<serde_json::Value>,
 }
+
+/// The top-level members a server-list file may have; any other is warned about (except in
+/// a VS Code `settings.json`, which holds everything else too).
+const KNOWN_MEMBERS: &[&str] = &[
+    "mcpServers",
+    "servers",
+    "mcp",
+    "disabledServers",
+    "inputs",
+    "$schema",
+];
 
 /// The `mcp` section of VS Code's `settings.json`.
 #[derive(Deserialize)]
@@ -113,6 +137,15 @@ impl McpConfig {
             ..Self::default()
         };
 
+        if let Some(inputs) = &document.inputs {
+            let (inputs, warnings) = inputs::parse(inputs);
+            config.inputs = inputs;
+            config.warnings.extend(warnings);
+        }
+        let settings_json = document.mcp_servers.is_none() && document.servers.is_none();
+        if !settings_json {
+            config.warnings.extend(unknown_members(&text));
+        }
         let lists = [
             document.mcp_servers,
             document.servers,
@@ -137,6 +170,11 @@ impl McpConfig {
             }
             match entry::parse_entry(source_name, &text, &lines, &name, raw) {
                 Ok(entry) => {
+                    config
+                        .warnings
+                        .extend(entry.config.extra.keys().map(|member| {
+                            format!("server \"{name}\": \"{member}\" is not used by mcp")
+                        }));
                     config.servers.insert(name, entry);
                 }
                 Err(error) => {
@@ -183,6 +221,19 @@ impl McpConfig {
     pub fn source_name(&self) -> &str {
         &self.source_name
     }
+
+    /// VS Code's input variables, answered through the variable lookup as `input:ID` (see
+    /// [`InputVariable`]).
+    pub fn inputs(&self) -> &[InputVariable] {
+        &self.inputs
+    }
+
+    /// What the file holds that this crate does not use (members of an entry other clients
+    /// read, inputs that cannot be answered, unknown top-level members), one sentence each,
+    /// for a program to show: a file is never half-used in silence.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
 }
 
 /// The text of the configuration file at `path`, read as [`McpConfig::load`] reads it: a
@@ -191,13 +242,24 @@ pub fn read_file(path: impl AsRef<Path>) -> Result<String, ConfigError> {
     read::read_config_file(path.as_ref())
 }
 
-/// VS Code's `${workspaceFolder}` for a config file: `<ws>` for `<ws>/.vscode/mcp.json`,
-/// else the file's own directory.
+/// Warnings for the top-level members of `text` that are not part of a server list.
+fn unknown_members(text: &str) -> Vec<String> {
+    let members: BTreeMap<String, serde::de::IgnoredAny> =
+        serde_json::from_str(text).unwrap_or_default();
+    members
+        .keys()
+        .filter(|m| !KNOWN_MEMBERS.contains(&m.as_str()))
+        .map(|m| format!("\"{m}\" is not used by mcp"))
+        .collect()
+}
+
+/// `${workspaceFolder}` for a config file: `<ws>` for VS Code's `<ws>/.vscode/mcp.json` and
+/// Cursor's `<ws>/.cursor/mcp.json`, else the file's own directory.
 fn workspace_folder(path: &Path) -> Option<std::path::PathBuf> {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
     let dir = path.parent()?;
     match dir.file_name() {
-        Some(name) if name == ".vscode" => dir.parent().map(Path::to_owned),
+        Some(name) if name == ".vscode" || name == ".cursor" => dir.parent().map(Path::to_owned),
         _ => Some(dir.to_owned()),
     }
 }

@@ -106,7 +106,7 @@ fn mistakes_are_typed_and_placed_and_hide_the_secret() {
   "grant": {"url": "https://e.example/mcp", "oauth": {"grant": "password"}},
   "typo": {"url": "https://e.example/mcp", "oauth": {"clientID": "x"}},
   "secret": {"url": "https://e.example/mcp", "oauth": {"clientSecret": 12345678}},
-  "reference": {"url": "https://e.example/mcp", "oauth": {"clientSecret": "${input:pw}"}},
+  "reference": {"url": "https://e.example/mcp", "oauth": {"clientSecret": "${command:pw}"}},
   "shape": {"url": "https://e.example/mcp", "oauth": "yes"}
 }}"#;
     let config = parse(text);

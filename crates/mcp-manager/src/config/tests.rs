@@ -126,13 +126,13 @@ fn a_file_without_a_server_list_is_an_error() {
 }
 
 #[test]
-fn manager_members_enabled_timeout_id_format_filters_and_auth() {
+fn manager_members_enabled_timeouts_id_format_filters_and_auth() {
     let config = parse(
         r#"{"mcpServers": {
             "a": {"command": "a", "enabled": false, "timeout": 5000, "requestIdFormat": "string",
                   "enabledTools": ["read_*"], "disabledTools": ["read_secret"],
                   "oauth": {"clientId": "id", "clientSecret": "shh"}, "custom": [1, 2]},
-            "b": {"command": "b"},
+            "b": {"command": "b", "startupTimeout": 120000, "toolTimeout": 600000},
             "c": {"command": "c"}
           },
           "disabledServers": ["c", "not-configured"]}"#,
@@ -140,6 +140,15 @@ fn manager_members_enabled_timeout_id_format_filters_and_auth() {
     let a = &config.servers()["a"];
     assert!(!a.enabled);
     assert_eq!(a.config.timeout, Some(5000));
+    let b = &config.servers()["b"].config;
+    assert_eq!(
+        (b.startup_timeout, b.tool_timeout),
+        (Some(120_000), Some(600_000))
+    );
+    assert!(
+        b.extra.is_empty(),
+        "read as timeouts, not kept as unknown members"
+    );
     assert_eq!(
         a.config.request_id_format,
         Some(mcp_client::IdFormat::String)
@@ -400,14 +409,14 @@ fn missing_variable_names_server_field_and_variable() {
 fn malformed_references_are_entry_errors_at_load_time() {
     let config = parse(
         r#"{"mcpServers": {
-            "prompted": {"url": "http://h", "headers": {"Authorization": "Bearer ${input:token}"}},
+            "prompted": {"url": "http://h", "headers": {"Authorization": "Bearer ${command:token}"}},
             "open": {"command": "x", "args": ["${HOME"]},
             "ok": {"command": "x"}}}"#,
     );
     assert_eq!(config.servers().len(), 1);
     let prompted = config.error_for("prompted").unwrap().to_string();
     assert!(
-        prompted.contains("headers.Authorization") && prompted.contains("VS Code input"),
+        prompted.contains("headers.Authorization") && prompted.contains("not a supported variable"),
         "{prompted}"
     );
     assert!(prompted.contains("test.json:2:"), "{prompted}");
@@ -541,4 +550,92 @@ fn twenty_thousand_entries_parse_with_their_positions() {
         config.error_for("s0"),
         Some(ConfigError::DuplicateServer { .. })
     ));
+}
+
+#[test]
+fn what_a_file_holds_that_mcp_does_not_use_is_a_warning() {
+    let config = parse(
+        r#"{"servers": {"a": {"command": "a", "dev": {"watch": "src/**"}, "autoApprove": ["x"]}},
+            "inputs": [{"type": "command", "id": "c", "command": "ext.run"}],
+            "sandbox": true}"#,
+    );
+    let warnings = config.warnings().join("\n");
+    assert!(
+        warnings.contains("server \"a\": \"autoApprove\" is not used by mcp"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("server \"a\": \"dev\" is not used by mcp"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("\"sandbox\" is not used by mcp"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("ext.run"), "{warnings}");
+    // A VS Code settings.json holds everything else too: only its `mcp` section is ours.
+    let settings = parse(r#"{"editor.fontSize": 12, "mcp": {"servers": {"a": {"command": "a"}}}}"#);
+    assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
+    assert!(
+        parse(r#"{"mcpServers": {"a": {"command": "a"}}}"#)
+            .warnings()
+            .is_empty()
+    );
+}
+
+#[test]
+fn vscode_inputs_are_asked_of_the_lookup_and_missing_ones_named() {
+    let config = parse(
+        r#"{"inputs": [{"type": "promptString", "id": "key", "password": true}],
+            "servers": {"a": {"command": "a", "env": {"KEY": "${input:key}"}}}}"#,
+    );
+    assert_eq!(config.inputs()[0].lookup_name(), "input:key");
+    let entry = &config.servers()["a"];
+    let answered = entry
+        .resolve(&|name| (name == "input:key").then(|| "s3cret".to_owned()))
+        .unwrap();
+    assert_eq!(answered.env["KEY"], "s3cret");
+    let err = entry.resolve(&|_| None).unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::MissingInput { input, .. } if input == "key"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("VS Code input \"key\""), "{err}");
+}
+
+#[test]
+fn an_env_file_is_read_at_resolve_time_relative_to_the_workspace_and_env_wins() {
+    let dir = tempfile_dir("env-file");
+    std::fs::create_dir_all(dir.join(".vscode")).unwrap();
+    std::fs::write(dir.join(".env"), "TOKEN=from-file\nREGION=eu\n").unwrap();
+    let path = dir.join(".vscode").join("mcp.json");
+    std::fs::write(
+        &path,
+        r#"{"servers": {"a": {"command": "a", "envFile": "${workspaceFolder}/.env", "env": {"REGION": "us"}},
+                       "b": {"command": "b", "envFile": ".env"},
+                       "c": {"command": "c", "envFile": "missing.env"}}}"#,
+    )
+    .unwrap();
+    let config = McpConfig::load(&path).unwrap();
+    // Nothing is read while loading: only resolving (connecting) reads the env file.
+    let a = config.servers()["a"].resolve(&env).unwrap();
+    assert_eq!(
+        (a.env["TOKEN"].as_str(), a.env["REGION"].as_str()),
+        ("from-file", "us")
+    );
+    let b = config.servers()["b"].resolve(&env).unwrap();
+    assert_eq!(
+        b.env["TOKEN"], "from-file",
+        "relative to the workspace folder"
+    );
+    let c = config.servers()["c"].resolve(&env).unwrap_err();
+    assert!(matches!(c, ConfigError::EnvFile { .. }), "{c}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-config-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

@@ -107,7 +107,11 @@ impl McpManager {
 
     /// Call a tool by its namespaced name with per-call options.
     ///
-    /// A call to a server that is still connecting waits for it (bounded by its timeout).
+    /// A call to a server that is still connecting waits for it (bounded by its startup
+    /// timeout). The call's timeout is the server's tool timeout unless `options` set one,
+    /// and each progress notification restarts it, up to
+    /// [`ManagerOptions::with_progress_extension`](crate::ManagerOptions::with_progress_extension)
+    /// timeouts in all (10 by default), unless `options` set their own rule.
     /// When the call fails because the connection is gone (closed, refused, session
     /// expired) the server is reconnected and the call retried once; never after a
     /// timeout, a cancellation or an error the server returned.
@@ -148,6 +152,8 @@ impl McpManager {
             }
         }
         let (client, generation) = self.ready_client(&slot).await?;
+        let tool_timeout = slot.tool_timeout(&self.inner.options.client);
+        let options = self.inner.options.extend_on_progress(options, tool_timeout);
         if client.runs_as_task(&params.name) {
             // A task outlives a connection: see `task_calls.rs` for the reconnect rules.
             return self
@@ -236,9 +242,10 @@ impl McpManager {
     }
 
     /// The server's client and its generation; waits while it is connecting, bounded by
-    /// its timeout.
+    /// its startup timeout.
     async fn ready_client(&self, slot: &Slot) -> Result<(Client, u64), ManagerError> {
-        let deadline = slot.timeout().map(|t| tokio::time::Instant::now() + t);
+        let bound = slot.startup_timeout(&self.inner.options.client);
+        let deadline = bound.map(|t| tokio::time::Instant::now() + t);
         // Subscribe before looking, so a change in between is not missed.
         let mut changes = slot.watch();
         loop {
@@ -257,7 +264,7 @@ impl McpManager {
                     .await
                     .map_err(|_| ManagerError::ConnectTimeout {
                         server: slot.name.clone(),
-                        after: slot.timeout().unwrap_or_default(),
+                        after: bound.unwrap_or_default(),
                     })?,
                 None => changes.changed().await,
             };

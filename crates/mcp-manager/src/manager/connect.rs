@@ -24,7 +24,7 @@ pub(crate) struct Fresh {
 
 impl Inner {
     /// Resolve the entry again (so `${VAR}` and credentials are current), connect, load the
-    /// lists and re-subscribe resources, all within the server's timeout.
+    /// lists and re-subscribe resources, all within the server's startup timeout.
     pub(crate) async fn connect_once(
         &self,
         slot: &Slot,
@@ -129,7 +129,7 @@ impl Inner {
             })
         };
         let bounded = async {
-            match slot.timeout() {
+            match slot.startup_timeout(&self.options.client) {
                 Some(after) => tokio::time::timeout(after, work).await.map_err(|_| {
                     ManagerError::ConnectTimeout {
                         server: name.to_owned(),

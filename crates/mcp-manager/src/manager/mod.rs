@@ -25,7 +25,7 @@ use crate::notifications::{NotificationHub, NotificationReceiver};
 use crate::{ManagerError, ServerStatus, StatusEvent};
 
 pub use notify_queue::{DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits};
-pub use options::{EnvLookup, ManagerOptions};
+pub use options::{DEFAULT_PROGRESS_EXTENSION, EnvLookup, ManagerOptions};
 
 /// How many status events a slow subscriber may fall behind.
 const STATUS_CAPACITY: usize = 256;

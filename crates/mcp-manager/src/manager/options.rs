@@ -8,6 +8,10 @@ use mcp_client::ClientOptions;
 use super::notify_queue::{DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits};
 use crate::ReconnectPolicy;
 
+/// How many tool timeouts a tool call that keeps reporting progress may last in all, by
+/// default ([`ManagerOptions::with_progress_extension`]).
+pub const DEFAULT_PROGRESS_EXTENSION: u32 = 10;
+
 /// Looks up an environment variable for `${VAR}` expansion.
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
@@ -33,6 +37,8 @@ pub struct ManagerOptions {
     pub reconnect: ReconnectPolicy,
     pub(crate) env: EnvLookup,
     pub(crate) notification_queue: NotificationQueueLimits,
+    /// How many tool timeouts a call that keeps reporting progress may last in all.
+    pub(crate) progress_extension: u32,
     #[cfg(feature = "oauth")]
     pub(crate) oauth: super::oauth::OAuthSetup,
 }
@@ -46,6 +52,7 @@ impl ManagerOptions {
             reconnect: ReconnectPolicy::default(),
             env: Arc::new(|name| std::env::var(name).ok()),
             notification_queue: DEFAULT_NOTIFICATION_QUEUE,
+            progress_extension: DEFAULT_PROGRESS_EXTENSION,
             #[cfg(feature = "oauth")]
             oauth: super::oauth::OAuthSetup::default(),
         }
@@ -67,6 +74,42 @@ impl ManagerOptions {
     ) -> Self {
         self.env = Arc::new(lookup);
         self
+    }
+
+    /// Let each progress notification of a tool call restart its timeout, up to `times`
+    /// tool timeouts in all (default [`DEFAULT_PROGRESS_EXTENSION`]): a long tool that says
+    /// it is alive is not cut off, and one that goes quiet still ends after one timeout.
+    /// 0 or 1: progress does not extend a call. A call whose options set
+    /// `reset_timeout_on_progress` keeps its own rule.
+    #[must_use]
+    pub fn with_progress_extension(mut self, times: u32) -> Self {
+        self.progress_extension = times;
+        self
+    }
+
+    /// `options` of a tool call with the progress extension: its timeout (or `tool_timeout`)
+    /// restarted by each progress notification, under a hard maximum of
+    /// `progress_extension` timeouts.
+    pub(crate) fn extend_on_progress(
+        &self,
+        options: mcp_client::RequestOptions,
+        tool_timeout: Option<std::time::Duration>,
+    ) -> mcp_client::RequestOptions {
+        let timeout = options.timeout.or(tool_timeout).filter(|t| !t.is_zero());
+        let (Some(timeout), None, 2..) = (
+            timeout,
+            options.reset_timeout_on_progress,
+            self.progress_extension,
+        ) else {
+            return options;
+        };
+        let options = options.with_reset_timeout_on_progress(timeout * self.progress_extension);
+        if options.on_progress.is_some() {
+            options
+        } else {
+            // A progress callback is what asks the server for progress (a progressToken).
+            options.with_progress(|_| {})
+        }
     }
 
     /// Bound each server's queue of notifications not yet forwarded (default
@@ -124,6 +167,7 @@ impl fmt::Debug for ManagerOptions {
             .field("client", &self.client)
             .field("reconnect", &self.reconnect)
             .field("notification_queue", &self.notification_queue)
+            .field("progress_extension", &self.progress_extension)
             .finish_non_exhaustive()
     }
 }

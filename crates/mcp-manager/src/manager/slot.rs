@@ -136,10 +136,18 @@ impl Slot {
         )
     }
 
-    /// The bound for connecting and for waiting on a connection: the server's request
-    /// timeout (its `timeout`, else 30 s); `None` when disabled with 0.
-    pub(crate) fn timeout(&self) -> Option<Duration> {
-        self.entry.config.resolved_timeout()
+    /// The bound for connecting (spawn, handshake, first listing) and for waiting on a
+    /// connection: the startup timeout `client` settles for this server (its
+    /// `startupTimeout`, else `timeout`, else 30 s, unless the program set one); `None`
+    /// when disabled with 0.
+    pub(crate) fn startup_timeout(&self, client: &mcp_client::ClientOptions) -> Option<Duration> {
+        client.startup_timeout_for(&self.entry.config)
+    }
+
+    /// The timeout of a tool call to this server that sets none of its own (`toolTimeout`,
+    /// else `timeout`, else 30 s, unless the program set one); `None` when disabled.
+    pub(crate) fn tool_timeout(&self, client: &mcp_client::ClientOptions) -> Option<Duration> {
+        client.tool_timeout_for(&self.entry.config)
     }
 
     pub(crate) fn not_connected(&self, state: &SlotState) -> ManagerError {

@@ -89,11 +89,13 @@ impl Kind {
     }
 }
 
-/// `tools/call` of `mrtr` at revision 2026-07-28.
+/// `tools/call` of `mrtr` at revision 2026-07-28; every `input_required` answer carries
+/// `flood` more input requests (`--input-request-flood`).
 pub(crate) fn call(
     meta: &Meta,
     params: &Value,
     args: &Map<String, Value>,
+    flood: u32,
 ) -> Result<Value, ErrorObject> {
     let kinds = kinds(args)?;
     let rounds = match args.get("rounds") {
@@ -125,7 +127,7 @@ pub(crate) fn call(
                  of the input_required result",
             ));
         }
-        return Ok(input_required(&kinds, 0, &digest, &[]));
+        return Ok(input_required(&kinds, 0, &digest, &[], flood));
     };
     let (round, mut answers) = open_state(state, &digest)?;
     let Some(responses) = responses else {
@@ -139,7 +141,7 @@ pub(crate) fn call(
         let key = kind.key(round);
         match responses.get(&key) {
             // Missing input: ask again (the spec's SHOULD), with the same state.
-            None => return Ok(input_required(&kinds, round, &digest, &answers)),
+            None => return Ok(input_required(&kinds, round, &digest, &answers, flood)),
             Some(response) if !kind.valid(response) => {
                 return Err(invalid(&format!(
                     "inputResponses[{key:?}] is not a {} result",
@@ -154,7 +156,7 @@ pub(crate) fn call(
     answers.push(Value::Object(this_round));
     let next = round + 1;
     if next < rounds {
-        return Ok(input_required(&kinds, next, &digest, &answers));
+        return Ok(input_required(&kinds, next, &digest, &answers, flood));
     }
     let summary = json!({"rounds": rounds, "answers": answers});
     Ok(json!({
@@ -183,10 +185,18 @@ fn kinds(args: &Map<String, Value>) -> Result<Vec<Kind>, ErrorObject> {
     Ok(kinds)
 }
 
-fn input_required(kinds: &[Kind], round: u64, digest: &str, answers: &[Value]) -> Value {
+fn input_required(
+    kinds: &[Kind],
+    round: u64,
+    digest: &str,
+    answers: &[Value],
+    flood: u32,
+) -> Value {
+    let flooded = (0..flood).map(|i| (format!("flood-{i}"), Kind::Roots.request(round)));
     let requests: Map<String, Value> = kinds
         .iter()
         .map(|k| (k.key(round), k.request(round)))
+        .chain(flooded)
         .collect();
     json!({
         "resultType": "input_required",

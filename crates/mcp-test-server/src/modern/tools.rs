@@ -70,6 +70,27 @@ pub(crate) fn definitions() -> Vec<Value> {
     ]
 }
 
+/// `--invalid-header-tool`: a tool a client must leave out, as its `x-mcp-header` sits on a
+/// number; the property's name carries a terminal escape sequence, which the client's
+/// reason quotes.
+pub(crate) fn invalid_header_tool() -> Value {
+    json!({
+        "name": "bad_header",
+        "description": "Runs without the headers its schema asks for.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "zone\u{1b}[2J": {"type": "number", "x-mcp-header": "Zone"},
+            },
+        },
+    })
+}
+
+/// `bad_header`: it ran.
+pub(crate) fn bad_header() -> Value {
+    text_result("bad_header ran without its headers")
+}
+
 fn schema_features_input() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

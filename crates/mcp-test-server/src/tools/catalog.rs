@@ -35,6 +35,18 @@ pub(crate) const TEST_TOOLS: [&str; 8] = [
     "http_log",
 ];
 
+/// The client capability a tool that asks the client something needs (`--gate-tools`
+/// lists it only to clients that declared it).
+pub(crate) fn capability_needed(tool: &str) -> Option<&'static [&'static str]> {
+    match tool {
+        "sample" => Some(&["sampling"]),
+        "elicit" | "form" => Some(&["elicitation"]),
+        "elicit_url" => Some(&["elicitation", "url"]),
+        "roots" => Some(&["roots"]),
+        _ => None,
+    }
+}
+
 /// Every tool, in listing order; `extra_tool` once `change_tools` has run.
 pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
     let string = |d: &str| json!({"type": "string", "description": d});
@@ -112,6 +124,11 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
         tool(
             "elicit",
             "Asks the user for a name through a form elicitation and returns the answer.",
+            object(json!({"message": string("What to ask.")}), &[]),
+        ),
+        tool(
+            "form",
+            "Asks a form with every field type of the elicitation schema, in schema order (not alphabetical), and returns the answer.",
             object(json!({"message": string("What to ask.")}), &[]),
         ),
         tool(

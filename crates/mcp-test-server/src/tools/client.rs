@@ -16,7 +16,7 @@ use crate::dispatch::Ctx;
 /// How long `cancel_own_request` keeps listening for a reply after cancelling.
 const AFTER_CANCEL_WAIT: Duration = Duration::from_millis(300);
 
-fn require(ctx: &Ctx, path: &[&str], what: &str) -> Result<(), CallError> {
+pub(super) fn require(ctx: &Ctx, path: &[&str], what: &str) -> Result<(), CallError> {
     if ctx.client_supports(path) {
         Ok(())
     } else {

@@ -5,6 +5,7 @@
 
 mod catalog;
 mod client;
+mod form;
 mod local;
 mod task;
 
@@ -13,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::dispatch::Ctx;
 
-pub(crate) use catalog::{TEST_TOOLS, definitions};
+pub(crate) use catalog::{TEST_TOOLS, capability_needed, definitions};
 pub(crate) use task::definitions as task_definitions;
 
 /// Why a tool call did not produce a normal result.
@@ -64,6 +65,7 @@ pub(crate) async fn call(ctx: &Ctx, params: &Value) -> Result<Value, ErrorObject
         "sample" => client::sample(ctx, &args).await,
         "elicit" => client::elicit(ctx, &args).await,
         "elicit_url" => client::elicit_url(ctx, &args).await,
+        "form" => form::form(ctx, &args).await,
         "roots" => client::roots(ctx).await,
         "log" => local::log(ctx, &args),
         "change_tools" => Ok(local::change_tools(ctx)),
@@ -109,11 +111,17 @@ fn modern_tool(
         )))
     };
     match (name, &ctx.meta) {
-        ("mrtr", Some(meta)) => Some(crate::modern::mrtr::call(meta, params, args)),
+        ("mrtr", Some(meta)) => {
+            let flood = ctx.core.options.input_request_flood.unwrap_or(0);
+            Some(crate::modern::mrtr::call(meta, params, args, flood))
+        }
         ("mrtr", None) => Some(needs_modern()),
         ("header_params", _) => Some(Ok(crate::modern::tools::header_params(args))),
+        ("bad_header", _) if ctx.core.options.invalid_header_tool => {
+            Some(Ok(crate::modern::tools::bad_header()))
+        }
         ("schema_features", _) => Some(Ok(crate::modern::tools::schema_features(args))),
-        ("sample" | "elicit" | "elicit_url" | "roots" | "cancel_own_request", Some(_)) => {
+        ("sample" | "elicit" | "elicit_url" | "form" | "roots" | "cancel_own_request", Some(_)) => {
             Some(Ok(tool_error(&format!(
                 "{name} sends a request to the client, which revision 2026-07-28 does not \
                  allow: call the mrtr tool instead"

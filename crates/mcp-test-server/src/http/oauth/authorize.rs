@@ -66,6 +66,10 @@ impl OAuth {
         if client_id.is_empty() || redirect_uri.is_empty() {
             return Err("client_id and redirect_uri are required".to_owned());
         }
+        if self.options.oauth_claim_issuer.is_some() {
+            // Hostile: any client is welcome, so its credentials come to the token endpoint.
+            return Ok(());
+        }
         let registered = if self.options.oauth_cimd && cimd::is_document_url(client_id) {
             let client = cimd::fetch_client(client_id).await?;
             let uris = client.redirect_uris.clone();
@@ -77,10 +81,13 @@ impl OAuth {
                 None => return Err("unknown client_id".to_owned()),
             }
         };
+        let strict = self.options.oauth_strict_redirect;
         let allowed = if registered.is_empty() {
             is_loopback(redirect_uri)
         } else {
-            registered.iter().any(|r| redirect_matches(r, redirect_uri))
+            registered
+                .iter()
+                .any(|r| r == redirect_uri || !strict && redirect_matches(r, redirect_uri))
         };
         if allowed {
             Ok(())

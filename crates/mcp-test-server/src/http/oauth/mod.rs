@@ -10,6 +10,7 @@ mod form;
 mod metadata;
 mod register;
 mod store;
+mod test_log;
 mod token;
 
 use hyper::body::Incoming;
@@ -26,25 +27,43 @@ pub(crate) const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-re
 /// The authorization server's metadata (RFC 8414; the issuer has no path).
 const AS_METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
 
+/// Where tests read what the authorization server received (`GET`).
+const TEST_LOG_PATH: &str = "/oauth/test/log";
+/// `POST`: forget every registered client, code and token, as a restart would.
+const TEST_FORGET_PATH: &str = "/oauth/test/forget";
+/// `POST`: expire every access token now (the refresh tokens stay good).
+const TEST_EXPIRE_PATH: &str = "/oauth/test/expire-access-tokens";
+/// `POST`: revoke every refresh token.
+const TEST_REVOKE_PATH: &str = "/oauth/test/revoke-refresh-tokens";
+
 /// The authorization server and the resource's token checks.
 #[derive(Debug)]
 pub(crate) struct OAuth {
     options: OAuthOptions,
-    /// `http://ADDR`: the issuer, and the base of every endpoint.
+    /// `http://ADDR`: the base of every endpoint.
+    base: String,
+    /// The issuer it names: `http://ADDR`, or the one `--oauth-claim-issuer` claims.
     issuer: String,
     /// `http://ADDR/mcp`: the resource's canonical URI (RFC 8707).
     resource: String,
     store: Store,
+    /// What the endpoints received, for tests (`GET /oauth/test/log`).
+    log: test_log::TestLog,
 }
 
 impl OAuth {
     pub(crate) fn new(options: OAuthOptions, base: &str, mcp_path: &str) -> Self {
         let store = Store::new(&options.oauth_client);
         Self {
+            issuer: options
+                .oauth_claim_issuer
+                .clone()
+                .unwrap_or_else(|| base.to_owned()),
             options,
-            issuer: base.to_owned(),
+            base: base.to_owned(),
             resource: format!("{base}{mcp_path}"),
             store,
+            log: test_log::TestLog::default(),
         }
     }
 
@@ -56,8 +75,29 @@ impl OAuth {
         let path = request.uri().path();
         let method = request.method().clone();
         match path {
+            RESOURCE_METADATA_PATH | "/.well-known/oauth-protected-resource"
+                if self.options.oauth_no_resource_metadata =>
+            {
+                Ok(reply::text(StatusCode::NOT_FOUND, "Not Found"))
+            }
             RESOURCE_METADATA_PATH | "/.well-known/oauth-protected-resource" => {
                 Ok(get_only(&method).unwrap_or_else(|| self.resource_metadata()))
+            }
+            TEST_LOG_PATH => Ok(get_only(&method).unwrap_or_else(|| self.log.reply())),
+            TEST_FORGET_PATH | TEST_EXPIRE_PATH | TEST_REVOKE_PATH if method != Method::POST => {
+                Ok(reply::method_not_allowed("POST"))
+            }
+            TEST_FORGET_PATH => {
+                self.store.forget();
+                Ok(reply::status(StatusCode::NO_CONTENT))
+            }
+            TEST_EXPIRE_PATH => {
+                self.store.expire_access_tokens();
+                Ok(reply::status(StatusCode::NO_CONTENT))
+            }
+            TEST_REVOKE_PATH => {
+                self.store.revoke_refresh_tokens();
+                Ok(reply::status(StatusCode::NO_CONTENT))
             }
             AS_METADATA_PATH => Ok(get_only(&method).unwrap_or_else(|| self.server_metadata())),
             "/register" if !self.options.oauth_no_dcr => Ok(self.register(request).await),
@@ -126,10 +166,13 @@ impl OAuth {
         if let Some(error) = error {
             value.push_str(&format!("error=\"{error}\", "));
         }
-        value.push_str(&format!(
-            "resource_metadata=\"{}{RESOURCE_METADATA_PATH}\", scope=\"{scope}\"",
-            self.issuer
-        ));
+        if !self.options.oauth_no_resource_metadata {
+            value.push_str(&format!(
+                "resource_metadata=\"{}{RESOURCE_METADATA_PATH}\", ",
+                self.base
+            ));
+        }
+        value.push_str(&format!("scope=\"{scope}\""));
         if let Ok(value) = HeaderValue::from_str(&value) {
             response.headers_mut().insert(WWW_AUTHENTICATE, value);
         }

@@ -56,6 +56,13 @@ impl OAuth {
             .unwrap_or("client_secret_basic")
             .to_owned();
         let client_secret = match method.as_str() {
+            "none" if self.options.oauth_confidential => {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_client_metadata",
+                    "this server registers confidential clients only",
+                );
+            }
             "none" => None,
             "client_secret_basic" | "client_secret_post" => Some(secret("cs")),
             other => {
@@ -66,6 +73,7 @@ impl OAuth {
                 );
             }
         };
+        self.log.registered();
         let client_id = secret("client");
         self.store.add_client(
             client_id.clone(),

@@ -57,6 +57,8 @@ pub(super) struct Grant {
 
 #[derive(Default)]
 struct Inner {
+    /// The `--oauth-client` ones, kept when the others are forgotten.
+    pre_registered: HashMap<String, Client>,
     clients: HashMap<String, Client>,
     codes: HashMap<String, Code>,
     access: HashMap<String, (Grant, Instant)>,
@@ -78,7 +80,7 @@ impl Store {
     pub(super) fn new(pre_registered: &[PreRegistered]) -> Self {
         let mut inner = Inner::default();
         for client in pre_registered {
-            inner.clients.insert(
+            inner.pre_registered.insert(
                 client.id.clone(),
                 Client {
                     secret: Some(client.secret.clone()),
@@ -87,9 +89,30 @@ impl Store {
                 },
             );
         }
+        inner.clients = inner.pre_registered.clone();
         Self {
             inner: Mutex::new(inner),
         }
+    }
+
+    /// Forget every registered client, code and token, as a restart would (the
+    /// pre-registered clients stay).
+    pub(super) fn forget(&self) {
+        let mut inner = lock(&self.inner);
+        inner.clients = inner.pre_registered.clone();
+        inner.codes.clear();
+        inner.access.clear();
+        inner.refresh.clear();
+    }
+
+    /// Expire every access token now (the refresh tokens stay good).
+    pub(super) fn expire_access_tokens(&self) {
+        lock(&self.inner).access.clear();
+    }
+
+    /// Revoke every refresh token.
+    pub(super) fn revoke_refresh_tokens(&self) {
+        lock(&self.inner).refresh.clear();
     }
 
     pub(super) fn add_client(&self, id: String, client: Client) {
@@ -113,9 +136,12 @@ impl Store {
         (code.expires > Instant::now()).then_some(code)
     }
 
-    /// Issue an access token valid for `ttl`.
-    pub(super) fn issue_access(&self, grant: Grant, ttl: Duration) -> String {
-        let value = secret("at");
+    /// Issue an access token valid for `ttl`; with `crlf`, one that breaks an HTTP header.
+    pub(super) fn issue_access(&self, grant: Grant, ttl: Duration, crlf: bool) -> String {
+        let mut value = secret("at");
+        if crlf {
+            value.push_str("\r\nX-Injected: 1");
+        }
         lock(&self.inner)
             .access
             .insert(value.clone(), (grant, Instant::now() + ttl));

@@ -30,6 +30,7 @@ impl OAuth {
             );
         };
         let form = params(&collected.to_bytes());
+        self.log.token_request(&form, basic.as_ref());
         let (client_id, client) = match self.authenticate(basic, &form) {
             Ok(found) => found,
             Err(refused) => return *refused,
@@ -44,7 +45,12 @@ impl OAuth {
         }
         match get("grant_type") {
             "authorization_code" => self.code_grant(client_id, &form),
-            "refresh_token" => self.refresh_grant(client_id, &form),
+            "refresh_token" => {
+                if let Some(ms) = self.options.oauth_refresh_delay_ms {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                }
+                self.refresh_grant(client_id, &form)
+            }
             "client_credentials" if client.machine => {
                 let scopes = match self.requested_scopes(&form) {
                     Ok(scopes) => scopes,
@@ -166,9 +172,11 @@ impl OAuth {
     fn tokens(&self, grant: Grant, refresh: bool) -> Response<Body> {
         let ttl = self.options.oauth_token_ttl;
         let scope = grant.scopes.join(" ");
-        let access = self
-            .store
-            .issue_access(grant.clone(), Duration::from_secs(ttl));
+        let access = self.store.issue_access(
+            grant.clone(),
+            Duration::from_secs(ttl),
+            self.options.oauth_crlf_token,
+        );
         let mut body = json!({
             "access_token": access,
             "token_type": "Bearer",
