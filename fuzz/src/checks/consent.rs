@@ -52,10 +52,7 @@ pub fn check(data: &[u8]) {
         let _ = entry.resolve(&env);
         let _ = entry.resolve_oauth(&env);
         for name in asked.into_inner() {
-            assert!(
-                named(&name, &variables),
-                "${{{name}}} is not shown: {lines:?}"
-            );
+            assert!(named(&name, &view), "${{{name}}} is not shown: {lines:?}");
         }
         if let Some(env_file) = &entry.env_file {
             assert!(
