@@ -73,6 +73,8 @@ async fn connect_stdio(
     let mut stdio = StdioConfig::new(command);
     stdio.args = config.args.clone();
     stdio.env = config.env.clone();
+    stdio.env_vars = config.env_vars.clone();
+    stdio.inherit_env = config.inherit_env;
     stdio.cwd = config.cwd.clone();
     stdio.timeout = config.resolved_timeout();
     stdio.id_format = config.id_format();
