@@ -20,6 +20,7 @@ use super::McpConfig;
 use super::entry::ServerEntry;
 use super::expand::{self, Piece};
 use super::oauth::{OAuthGrant, OAuthSettings};
+use super::secrets::{self, looks_secret};
 
 /// Everything a configuration would run, send and read, server by server.
 ///
@@ -355,76 +356,11 @@ fn env_value(name: &str, value: &str) -> String {
     }
 }
 
-/// Names that say "credential" (`GITHUB_TOKEN`, `API_KEY`, `DB_PASSWORD`, ...).
-const SECRET_NAME_PARTS: [&str; 12] = [
-    "TOKEN",
-    "SECRET",
-    "PASSWORD",
-    "PASSWD",
-    "PASSPHRASE",
-    "KEY",
-    "AUTH",
-    "CREDENTIAL",
-    "COOKIE",
-    "SESSION",
-    "PRIVATE",
-    "SIGNATURE",
-];
-
-/// How well-known tokens start.
-const SECRET_PREFIXES: [&str; 13] = [
-    "sk-",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "github_pat_",
-    "glpat-",
-    "xoxb-",
-    "xoxp-",
-    "AKIA",
-    "eyJ",
-    "Bearer ",
-    "Basic ",
-];
-
-/// Whether the value of variable `name` looks like a credential: by its name, or by its
-/// written text (a known token prefix, or a long run of letters and digits).
-fn looks_secret(name: &str, value: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    if SECRET_NAME_PARTS.iter().any(|part| upper.contains(part)) {
-        return true;
-    }
-    let text: String = expand::pieces(value)
-        .into_iter()
-        .filter_map(|piece| match piece {
-            Piece::Text(text) => Some(text),
-            Piece::Reference { .. } => None,
-        })
-        .collect();
-    let text = text.trim();
-    let token_like = text.len() >= 24
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | '+'))
-        && text.chars().any(|c| c.is_ascii_digit())
-        && text.chars().any(|c| c.is_ascii_alphabetic());
-    token_like || SECRET_PREFIXES.iter().any(|p| text.starts_with(p))
-}
-
-/// `value` with its written text hidden and its references kept: `***${TOKEN}`.
+/// `value` masked by the shared rule ([`secrets::masked`]), quoted as a word.
 fn masked(value: &str) -> String {
-    let shown: String = expand::pieces(value)
-        .into_iter()
-        .map(|piece| match piece {
-            Piece::Text(text) if text.trim().is_empty() => text,
-            Piece::Text(_) => "***",
-            Piece::Reference { whole, .. } => whole,
-        })
-        .collect();
-    match shown.as_str() {
+    match secrets::masked(value).as_str() {
         "" => "''".to_owned(),
-        _ => word(&shown),
+        shown => word(shown),
     }
 }
 
@@ -495,7 +431,7 @@ mod tests {
                 "server \"local\" (disabled):",
                 "  runs: node server.js 'a b' 'it'\\''s'",
                 "  in directory: ${HOME}/work",
-                "  with environment: API=***, FROM=${GH_TOKEN}, GITHUB_TOKEN=***, LD_PRELOAD=/tmp/x.so, MY_KEY=***${K}, NODE_OPTIONS='--require ./x.js'",
+                "  with environment: API=***, FROM=${GH_TOKEN}, GITHUB_TOKEN=***, LD_PRELOAD=/tmp/x.so, MY_KEY='Bearer ${K}', NODE_OPTIONS='--require ./x.js'",
                 "  passes through your variables: AWS_PROFILE",
                 "  inherits your whole environment",
                 "  expands your variables: ${GH_TOKEN}, ${HOME}, ${K}",

@@ -38,6 +38,7 @@ mod oauth;
 mod oauth_tests;
 mod position;
 mod read;
+pub mod secrets;
 
 use std::collections::BTreeMap;
 use std::path::Path;
