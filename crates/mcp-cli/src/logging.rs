@@ -1,6 +1,18 @@
 //! `-v`: tracing to stderr. Without it nothing is logged; errors are printed by `main`.
+//!
+//! The libraries log what servers send (`serverInfo.name`, tool names, a server's stderr,
+//! error messages): every field and message goes through [`log_value`] before it is
+//! written, so each event is one line, shown rather than obeyed, with URL credentials
+//! hidden, whatever a library logs.
 
+use std::fmt;
+
+use tracing::field::Field;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::field::MakeExt as _;
+use tracing_subscriber::fmt::format::{Writer, debug_fn};
+
+use crate::terminal::log_value;
 
 /// Install the stderr subscriber for `verbose` (the count of `-v`); `RUST_LOG` refines it.
 pub(crate) fn init(verbose: u8) {
@@ -13,9 +25,20 @@ pub(crate) fn init(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let fields = debug_fn(write_field).delimited(" ");
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .fmt_fields(fields)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+/// `name=value`, or the message alone, with the value made safe.
+fn write_field(writer: &mut Writer<'_>, field: &Field, value: &dyn fmt::Debug) -> fmt::Result {
+    let shown = log_value(&format!("{value:?}"));
+    match field.name() {
+        "message" => write!(writer, "{shown}"),
+        name => write!(writer, "{name}={shown}"),
+    }
 }
