@@ -15,7 +15,15 @@ use anyhow::{Result, bail};
 use crate::process::{Env, run};
 
 /// Every target, in the order they run.
-pub const TARGETS: [&str; 5] = ["message", "sse", "lines", "config", "www_authenticate"];
+pub const TARGETS: [&str; 7] = [
+    "message",
+    "sse",
+    "lines",
+    "config",
+    "consent",
+    "www_authenticate",
+    "redact",
+];
 
 /// Per-input limits: an input that takes longer than this many seconds is a hang, one
 /// that needs more memory than this a leak; both fail the run.

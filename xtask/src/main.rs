@@ -80,8 +80,8 @@ enum Command {
     },
     /// Run the cargo-fuzz targets in `fuzz/` (needs a nightly toolchain and cargo-fuzz).
     Fuzz {
-        /// Only this target (message, sse, lines, config, www_authenticate); default: all, one
-        /// after another.
+        /// Only this target (message, sse, lines, config, consent, www_authenticate, redact);
+        /// default: all, one after another.
         #[arg(value_name = "TARGET")]
         target: Option<String>,
         /// Executions per target.

@@ -4,6 +4,7 @@
 
 use std::io::Read as _;
 
+use mcp_types::local_file::read_text_bounded;
 use serde_json::{Map, Value};
 
 use crate::commands::call::kind_of;
@@ -71,9 +72,10 @@ fn split_base(words: &[String]) -> Result<(Base, &[String]), CliError> {
     let text = if first == "-" {
         read_bounded(std::io::stdin().lock(), "stdin")?
     } else if let Some(path) = first.strip_prefix('@') {
-        let file = std::fs::File::open(path)
-            .map_err(|e| CliError::Usage(format!("arguments file {path}: {e}")))?;
-        read_bounded(file, path)?
+        // Through the one bounded reader: a FIFO or /dev/zero is refused, not read.
+        read_text_bounded(std::path::Path::new(path), MAX_ARGUMENT_BYTES).map_err(|e| {
+            CliError::Usage(format!("arguments file: {}", mcp_types::error_chain(&e)))
+        })?
     } else if first.trim_start().starts_with(['{', '[']) || first.trim() == "null" {
         // `[` too: a JSON array is a mistake worth a precise message, not "key=value".
         first.clone()
@@ -104,6 +106,7 @@ pub(crate) fn parse_object(
     }
 }
 
+/// `text` read from `reader` (stdin), at most [`MAX_ARGUMENT_BYTES`] of it.
 fn read_bounded(reader: impl std::io::Read, what: &str) -> Result<String, CliError> {
     let mut text = String::new();
     reader
@@ -257,7 +260,7 @@ mod tests {
         assert!(
             missing
                 .to_string()
-                .starts_with("arguments file /nonexistent.json:"),
+                .starts_with("arguments file: cannot read /nonexistent.json:"),
             "{missing}"
         );
     }

@@ -362,6 +362,9 @@ pub(crate) enum Command {
         /// Save the skill's files under DIR/NAME/ (NAME: the skill's name) instead of printing SKILL.md.
         #[arg(long, value_name = "DIR")]
         save: Option<PathBuf>,
+        /// With --save: replace an existing DIR/NAME/ (it is refused otherwise).
+        #[arg(long, requires = "save")]
+        overwrite: bool,
     },
     /// Keep connections open and run commands from stdin, one per line.
     ///

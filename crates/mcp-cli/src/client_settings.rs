@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_client::{ClientOptions, ElicitationModes};
+use mcp_types::local_file::read_text_bounded;
 use mcp_types::{LoggingLevel, Root};
 use serde_json::{Map, Value};
 
@@ -141,14 +142,8 @@ impl ClientSettings {
 /// `--answers FILE`: one JSON object (bounded in size).
 fn read_answers(path: &Path) -> Result<Map<String, Value>, CliError> {
     let bad = |why: String| CliError::Usage(format!("--answers {}: {why}", path.display()));
-    let metadata = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(bad("not a regular file".into()));
-    }
-    if metadata.len() > MAX_ANSWERS_BYTES {
-        return Err(bad(format!("larger than {MAX_ANSWERS_BYTES} bytes")));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let text = read_text_bounded(path, MAX_ANSWERS_BYTES)
+        .map_err(|e| CliError::Usage(format!("--answers: {}", mcp_types::error_chain(&e))))?;
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(bad(

@@ -8,6 +8,9 @@ use mcp_manager::ManagerError;
 use mcp_manager::config::ConfigError;
 use mcp_types::error_chain;
 
+/// Every one-line message goes through the terminal's formatter.
+pub(crate) use crate::terminal::one_line;
+
 /// Exit status: the command failed.
 pub(crate) const EXIT_FAILURE: u8 = 1;
 /// Exit status: the tool ran and reported `isError: true`.
@@ -135,9 +138,9 @@ pub(crate) enum CliError {
         /// The tool.
         tool: String,
     },
-    /// A config file found in the current directory starts commands and is not trusted.
+    /// A config file found in the current directory is not consented to (see `trust.rs`).
     #[error(
-        "{path}: {reason}; read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
+        "{path}: {reason}. Read it, then run again with --trust-config to trust it for this run, or name it with --config (on a terminal, mcp asks once and remembers the answer)"
     )]
     Untrusted {
         /// The file, as found (`./.mcp.json`).
@@ -384,17 +387,21 @@ impl CliError {
     }
 
     /// The message on one line: multi-line parts (a stderr tail) are joined with " | ".
+    /// Every URL in it is redacted ([`mcp_types::redact_urls_in`]): an error may quote a
+    /// URL with a password or a key (from a library, a server, or a hint), and this is
+    /// what every error printed, or put in `--json`, goes through.
     pub(crate) fn one_line(&self) -> String {
-        match self {
+        let text = match self {
             // A timeout anywhere (a call, a read) says how to allow more time.
             Self::Client { .. } | Self::ConnectTimeout { .. } if self.kind() == "timeout" => {
-                one_line(&format!(
+                format!(
                     "{self}; the server may just be slow: raise the limit with {} MS (0 disables it)",
                     self.timeout_flag()
-                ))
+                )
             }
-            _ => one_line(&self.to_string()),
-        }
+            _ => self.to_string(),
+        };
+        one_line(&mcp_types::redact_urls_in(&text))
     }
 
     /// The flag that raises the timeout this error is about: `--tool-timeout` for a tool
@@ -452,19 +459,6 @@ impl CliError {
         };
         serde_json::to_string(&document).unwrap_or_default()
     }
-}
-
-/// `text` on one line, without control characters: messages come from servers, and an
-/// escape sequence in one must not drive the user's terminal.
-pub(crate) fn one_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim_end)
-        .filter(|l| !l.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join(" | ")
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// The exit code for a status byte.
@@ -688,11 +682,5 @@ mod tests {
     /// An auth hook's "log in first", as the transports report it.
     fn mcp_client_http_login(message: &str) -> mcp_client::TransportError {
         mcp_client::TransportError::new(mcp_http::Error::authorization(true, message))
-    }
-
-    #[test]
-    fn one_line_joins_lines_and_drops_control_characters() {
-        assert_eq!(super::one_line("a\n\n  b  \r\nc"), "a |   b | c");
-        assert_eq!(super::one_line("red \u{1b}[31mtext\u{7}"), "red  [31mtext ");
     }
 }

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
+use mcp_types::redact_url;
 
 use crate::error::CliError;
 
@@ -53,13 +54,14 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
         return Some(
             // One sentence that ends the message: what to run (issue 23).
             if let (Some(url), true) = (&config.url, server == crate::servers::ADHOC_NAME) {
-                format!("run: mcp --url {url} login")
+                format!("run: mcp --url {} login", redact_url(url))
             } else {
                 format!("run: mcp login {server}")
             },
         );
     }
     let message = error.to_string();
+    // Shown only redacted: the URL may carry a password or a key, also after `${VAR}`.
     let url = config.url.as_deref().unwrap_or_default();
     let stdio = config.command.as_deref();
     match error.kind() {
@@ -73,14 +75,16 @@ fn hint(error: &CliError, config: &ServerConfig) -> Option<String> {
             ),
         }),
         "config" if message.contains("relative URL without a base") => Some(format!(
-            "a URL needs its scheme: try http://{url} (or https:// for TLS)"
+            "a URL needs its scheme: try {} (or https:// for TLS)",
+            redact_url(&format!("http://{url}"))
         )),
         "connect" if url.starts_with("https://") && is_plain_http_reply(&message) => Some(format!(
             "the server answered in plain HTTP, not TLS: try {}",
-            url.replacen("https://", "http://", 1)
+            redact_url(&url.replacen("https://", "http://", 1))
         )),
         "connect" if !url.is_empty() => Some(format!(
-            "check that the server is running and listens at {url}"
+            "check that the server is running and listens at {}",
+            redact_url(url)
         )),
         "spawn" if stdio.is_some() => Some(
             "check the command's spelling and that it is on PATH (or give its full path)".into(),

@@ -28,6 +28,7 @@ mod server_logs;
 mod servers;
 mod shell;
 mod signals;
+mod skill_save;
 mod suggest;
 mod terminal;
 #[cfg(feature = "oauth")]

@@ -5,52 +5,8 @@
 //! (`--token X`, `--api-key=X`) are masked, and so are OAuth secrets.
 
 use mcp_manager::config::ServerEntry;
+use mcp_manager::config::secrets::{is_secret_name, masked};
 use serde_json::{Map, Value};
-
-/// What replaces a secret.
-const MASK: &str = "***";
-
-/// Words in a name that say its value is a secret.
-const SECRET_WORDS: [&str; 8] = [
-    "token",
-    "secret",
-    "password",
-    "passwd",
-    "key",
-    "auth",
-    "credential",
-    "cookie",
-];
-
-fn is_secret_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    SECRET_WORDS.iter().any(|word| name.contains(word))
-}
-
-/// `value` as shown: kept when it is only `${...}` references (with at most a scheme word
-/// such as `Bearer`), masked otherwise.
-fn masked(value: &str) -> String {
-    let mut literal = String::new();
-    let mut rest = value;
-    let mut references = 0;
-    while let Some(start) = rest.find("${") {
-        literal.push_str(&rest[..start]);
-        match rest[start..].find('}') {
-            Some(end) => {
-                references += 1;
-                rest = &rest[start + end + 1..];
-            }
-            None => return MASK.to_owned(),
-        }
-    }
-    literal.push_str(rest);
-    let literal = literal.trim();
-    if references > 0 && (literal.is_empty() || ["Bearer", "Basic", "Token"].contains(&literal)) {
-        value.to_owned()
-    } else {
-        MASK.to_owned()
-    }
-}
 
 /// The arguments with secrets masked: the value after a secret-named flag, and the value of
 /// a secret-named `--flag=value` or `KEY=value`.

@@ -64,7 +64,9 @@ fn update(slot: &Mutex<Option<ProgressBar>>, p: &ProgressNotificationParams) {
         }
         bar
     });
-    let message = crate::error::one_line(p.message.as_deref().unwrap_or_default());
+    // The server's text, on one line and shown rather than obeyed: indicatif prints it as
+    // it is.
+    let message = crate::terminal::one_line(p.message.as_deref().unwrap_or_default());
     match p.total {
         Some(total) if total > 0.0 => {
             bar.set_length(STEPS);

@@ -200,11 +200,9 @@ pub(crate) fn load(dir: &Path, consent: Option<bool>) -> Result<Merged, CliError
     Ok(Merged::of(loaded))
 }
 
-/// A project file, once the user has consented to it (see `trust.rs`).
+/// A project file, once the user has consented to its content (see `trust.rs`).
 fn load_project_file(path: &Path, trust_flag: bool) -> Result<McpConfig, CliError> {
-    let config = McpConfig::load(path)?;
-    crate::trust::check(path, &config, trust_flag)?;
-    Ok(config)
+    crate::trust::load(path, trust_flag)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::commands::stderr_line;
+use crate::terminal::one_line;
 
 /// How long stopping waits for the printer to write what already arrived.
 const DRAIN_LIMIT: Duration = Duration::from_secs(1);
@@ -68,16 +69,18 @@ pub(crate) fn print(server: &str, notification: &mcp_client::ServerNotification)
     let logger = message
         .logger
         .as_deref()
-        .map(|l| format!(" {l}:"))
+        .map(|l| format!(" {}:", one_line(l)))
         .unwrap_or_default();
     let data = match &message.data {
         serde_json::Value::String(text) => text.clone(),
         other => other.to_string(),
     };
-    // One line, and shown rather than obeyed (stderr_line): the text is the server's.
+    // Every part on one line and shown rather than obeyed: the logger and the data are the
+    // server's, the name the config file's. A newline in any would start a forged line.
     stderr_line(&format!(
-        "mcp: server \"{server}\" [{}]{logger} {}",
+        "mcp: server \"{}\" [{}]{logger} {}",
+        one_line(server),
         message.level,
-        crate::error::one_line(&data)
+        one_line(&data)
     ));
 }

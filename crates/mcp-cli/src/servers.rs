@@ -86,7 +86,9 @@ impl ServerSet {
             let Some((command, args)) = words.split_first() else {
                 return Err(CliError::Usage("--stdio: empty command".into()));
             };
-            let config = ServerConfig::stdio(command.clone(), args.iter().cloned());
+            // Typed by the user: it runs as anything they type does, with their environment.
+            let config =
+                ServerConfig::stdio(command.clone(), args.iter().cloned()).with_inherit_env(true);
             return Ok(Self::verbatim(ADHOC_NAME, config, "--stdio", settings));
         }
         if let Some(url) = &global.url {
@@ -102,8 +104,9 @@ impl ServerSet {
             }
             return Ok(Self::verbatim(ADHOC_NAME, config, "--url", settings));
         }
-        // A file named with --config is trusted; the project's files must be (see
-        // trust.rs); the user's own is theirs (see scopes.rs).
+        // A file named with --config is trusted; the project's files are consented to
+        // first, before anything of them happens (see trust.rs); the user's own is theirs
+        // (see scopes.rs).
         let merged = configured(global, Some(global.trust_config))?;
         if merged.entries.is_empty() && merged.broken.is_empty() {
             return Self::demo(settings);
@@ -123,7 +126,8 @@ impl ServerSet {
         if std::env::var_os(DEMO_ALL_TOOLS_ENV).is_none_or(|v| v != "1") {
             args.push("--hide-test-tools");
         }
-        let config = ServerConfig::stdio(exe.display().to_string(), args);
+        // This very program: it may inherit what `mcp` itself sees.
+        let config = ServerConfig::stdio(exe.display().to_string(), args).with_inherit_env(true);
         let source = "the bundled demo (no server is configured: see `mcp add`)";
         Ok(Self::verbatim(DEMO_NAME, config, source, settings))
     }

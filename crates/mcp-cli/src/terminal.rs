@@ -36,6 +36,31 @@ pub(crate) fn for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as one line, shown rather than obeyed: its lines joined with `" | "` (blank lines
+/// dropped, line ends trimmed), every other control character and bidi control escaped as
+/// [`for_terminal`] does. For every single-line field a server (or a project file)
+/// controls: a name, a logger, a progress message, an error, a log field. A newline in one
+/// cannot start a line that looks like `mcp`'s own.
+pub(crate) fn one_line(text: &str) -> String {
+    let joined = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    match for_terminal(&joined) {
+        Cow::Borrowed(_) => joined,
+        Cow::Owned(shown) => shown,
+    }
+}
+
+/// A value in a `-v` log line: on one line ([`one_line`]) and with every URL redacted
+/// ([`mcp_types::redact_urls_in`]). The log's formatter passes every field through this,
+/// so every log line is safe by construction, whatever a library logs.
+pub(crate) fn log_value(text: &str) -> String {
+    one_line(&mcp_types::redact_urls_in(text))
+}
+
 /// Whether `c` would drive the terminal rather than be shown.
 fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
@@ -58,7 +83,7 @@ fn is_bidi_control(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::for_terminal;
+    use super::{for_terminal, log_value, one_line};
 
     #[test]
     fn plain_text_newlines_and_tabs_pass_unchanged() {
@@ -79,5 +104,27 @@ mod tests {
         assert_eq!(for_terminal("\u{9b}31m\u{7f}\0\u{8}"), "<U+009B>31m^?^@^H");
         // Right-to-left override.
         assert_eq!(for_terminal("abc\u{202e}fed"), "abc<U+202E>fed");
+    }
+
+    #[test]
+    fn one_line_joins_lines_and_shows_every_control() {
+        assert_eq!(one_line("a\n\n  b  \r\nc"), "a |   b | c");
+        assert_eq!(one_line("red \u{1b}[31mtext\u{7}"), "red ^[[31mtext^G");
+        assert_eq!(
+            one_line("x\nmcp: server \"s\" [emergency] forged"),
+            "x | mcp: server \"s\" [emergency] forged"
+        );
+        assert_eq!(one_line("abc\u{202e}fed\rx"), "abc<U+202E>fed^Mx");
+        // Shown text is shown again unchanged.
+        let shown = one_line("\u{1b}]0;t\u{7}\u{9b}\u{202e}");
+        assert_eq!(one_line(&shown), shown);
+    }
+
+    #[test]
+    fn log_values_are_one_line_and_hide_url_credentials() {
+        assert_eq!(
+            log_value("GET http://u:pw@h/p?k=v failed\nsecond"),
+            "GET http://***@h/p?k=*** failed | second"
+        );
     }
 }

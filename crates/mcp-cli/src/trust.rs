@@ -1,35 +1,42 @@
-//! Trusting a project's config file before running its commands.
+//! Consent to a configuration file `mcp` found on its own, before anything of it happens.
 //!
-//! `./.mcp.json` (or `./mcp.json`) comes with whatever repository the user is in, and its
-//! stdio entries are commands `mcp` would run. So a file found in the current directory
-//! that starts any command must be trusted first (as other MCP clients do for
-//! project-scoped servers):
+//! `./.mcp.json` (or `./mcp.json`) comes with whatever repository the user is in: its stdio
+//! entries are commands `mcp` would run, its remote entries URLs it would connect to with
+//! headers built from the user's environment (`"X-Key": "${GITHUB_TOKEN}"`), and its
+//! `oauth` members files it would read and post. So nothing of such a file expands a
+//! variable, reads a file or contacts a server until the user has consented to the file's
+//! exact content. [`load`] is that rule, for every file `mcp` finds rather than is given:
 //!
-//! - `--trust-config` trusts it for this run;
-//! - on a terminal, `mcp` shows the commands and asks once; the answer is remembered in
-//!   `trusted-projects.json` under the user's config directory, keyed by the file's
-//!   canonical path and the SHA-256 of its content, so an edited file is asked about again;
-//! - elsewhere (scripts, CI), it refuses with an error naming `--trust-config`.
+//! - the file is read once (bounded, regular files only), and that text is what is
+//!   hashed, shown and parsed; parsing expands and reads nothing;
+//! - `--trust-config` consents for this run;
+//! - a remembered answer for the file's canonical path and the SHA-256 of its content
+//!   (`trusted-projects.json` under the user's config directory) decides; an edited file
+//!   is asked about again;
+//! - on a terminal, `mcp` shows everything the file would run, send and read (the
+//!   [`ConsentView`]) and asks once;
+//! - elsewhere (scripts, CI), it refuses with one paragraph naming the same and
+//!   `--trust-config`.
 //!
-//! A file named with `--config` is trusted: the user chose it. A file whose servers are all
-//! remote (`url`) needs no trust: it starts nothing on this machine, and what it connects to
-//! is what any URL the user opens could do.
+//! Only then does the caller get the [`McpConfig`] that can be connected. A file named with
+//! `--config` does not come here: the user chose it.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead as _, IsTerminal as _, Read as _, Write as _};
+use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 
-use mcp_manager::config::McpConfig;
+use mcp_manager::config::{ConsentView, McpConfig};
+use mcp_types::local_file::{LocalFileError, read_bounded};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::error::CliError;
-use crate::terminal::for_terminal;
+use crate::terminal::{for_terminal, one_line};
 
 /// The store's file name, under `<config dir>/mcp/`.
 const STORE_FILE: &str = "trusted-projects.json";
-/// Larger config files are refused rather than hashed (a real one is a few KiB).
-const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest store read: thousands of projects are a few hundred KiB.
+const MAX_STORE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What the user answered for one file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -46,52 +53,82 @@ struct Store {
     projects: BTreeMap<PathBuf, Decision>,
 }
 
-/// Fails unless the implicitly found config file at `path` may run its commands.
-/// `trust_flag` is `--trust-config`.
-pub(crate) fn check(path: &Path, config: &McpConfig, trust_flag: bool) -> Result<(), CliError> {
-    let commands = commands(config);
-    if commands.is_empty() || trust_flag {
-        return Ok(());
+/// A configuration file as consent sees it: where it is and exactly what it says.
+struct FoundFile<'a> {
+    /// As found (`./.mcp.json`), for messages.
+    path: &'a Path,
+    /// The key of the remembered answer.
+    canonical: PathBuf,
+    /// SHA-256 of `text`, lowercase hex.
+    sha256: String,
+}
+
+/// The configuration in the file `mcp` found at `path`, once the user has consented to
+/// its content (see the module doc); `trust_flag` is `--trust-config`.
+pub(crate) fn load(path: &Path, trust_flag: bool) -> Result<McpConfig, CliError> {
+    // The canonical path first, then that file is read: the answer is keyed by the file
+    // whose bytes were hashed.
+    let canonical = std::fs::canonicalize(path).map_err(|e| {
+        CliError::Config(std::sync::Arc::new(
+            mcp_manager::config::ConfigError::Read {
+                path: path.to_owned(),
+                source: e,
+            },
+        ))
+    })?;
+    let text = mcp_manager::config::read_file(&canonical)?;
+    // Parsing expands no variable and reads no file: a ServerEntry is resolved only when
+    // connecting, and nothing connects before this function returns.
+    let config = McpConfig::from_file_text(path, &text)?;
+    let view = ConsentView::of(&config);
+    if view.is_empty() || trust_flag {
+        return Ok(config);
     }
-    let canonical = std::fs::canonicalize(path).map_err(|e| trust_error(path, &e))?;
-    let sha256 = hash_file(&canonical).map_err(|e| trust_error(path, &e))?;
+    let file = FoundFile {
+        path,
+        canonical,
+        sha256: sha256_hex(text.as_bytes()),
+    };
+    consent(&file, &view)?;
+    Ok(config)
+}
+
+/// `Ok` once the user consents to `file`, as remembered or asked now.
+fn consent(file: &FoundFile<'_>, view: &ConsentView) -> Result<(), CliError> {
+    let refused = |reason: String| CliError::Untrusted {
+        path: file.path.display().to_string(),
+        reason,
+    };
     let store_path = store_path();
     let mut store = store_path.as_deref().map(load_store).unwrap_or_default();
-    match store.projects.get(&canonical) {
-        Some(decision) if decision.sha256 == sha256 && decision.trusted => return Ok(()),
-        Some(decision) if decision.sha256 == sha256 => {
-            return Err(CliError::Untrusted {
-                path: path.display().to_string(),
-                reason: match &store_path {
-                    Some(store) => format!(
-                        "you declined to trust it (remembered in {}; delete its entry there to be asked again)",
-                        store.display()
-                    ),
-                    None => "you declined to trust it".to_owned(),
-                },
-            });
+    match store.projects.get(&file.canonical) {
+        Some(decision) if decision.sha256 == file.sha256 && decision.trusted => return Ok(()),
+        Some(decision) if decision.sha256 == file.sha256 => {
+            return Err(refused(match &store_path {
+                Some(store) => format!(
+                    "you declined to trust it (remembered in {}; delete its entry there to be asked again)",
+                    store.display()
+                ),
+                None => "you declined to trust it".to_owned(),
+            }));
         }
         _ => {}
     }
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
-        return Err(CliError::Untrusted {
-            path: path.display().to_string(),
-            reason: format!(
-                "it starts commands ({}) and is not trusted yet",
-                for_terminal(&commands.join("; "))
-            ),
-        });
+        return Err(refused(format!(
+            "not trusted yet; it would: {}",
+            view.paragraph()
+        )));
     }
-    let Some(trusted) = ask(path, &canonical, &commands) else {
-        return Err(CliError::Untrusted {
-            path: path.display().to_string(),
-            reason: "no answer".to_owned(),
-        });
+    let Some(trusted) = ask(file, view) else {
+        return Err(refused("no answer".to_owned()));
     };
     if let Some(store_path) = &store_path {
-        store
-            .projects
-            .insert(canonical, Decision { sha256, trusted });
+        let decision = Decision {
+            sha256: file.sha256.clone(),
+            trusted,
+        };
+        store.projects.insert(file.canonical.clone(), decision);
         if let Err(e) = save_store(store_path, &store) {
             // The answer still holds for this run; the user is asked again next time.
             crate::commands::stderr_line(&format!(
@@ -103,41 +140,24 @@ pub(crate) fn check(path: &Path, config: &McpConfig, trust_flag: bool) -> Result
     if trusted {
         Ok(())
     } else {
-        Err(CliError::Untrusted {
-            path: path.display().to_string(),
-            reason: "you declined to trust it".to_owned(),
-        })
+        Err(refused("you declined to trust it".to_owned()))
     }
 }
 
-/// `NAME: COMMAND ARGS…` for every stdio entry, enabled or not (enabling one is a small
-/// edit away, and the answer covers the whole file).
-fn commands(config: &McpConfig) -> Vec<String> {
-    config
-        .servers()
-        .iter()
-        .filter_map(|(name, entry)| {
-            let command = entry.config.command.as_deref()?;
-            let line = std::iter::once(command)
-                .chain(entry.config.args.iter().map(String::as_str))
-                .collect::<Vec<_>>();
-            Some(format!("{name}: {}", shell_words::join(line)))
-        })
-        .collect()
-}
-
-/// Show the commands on stderr and read y/N from stdin. `None` at end of input.
-fn ask(path: &Path, canonical: &Path, commands: &[String]) -> Option<bool> {
+/// Show what the file would do on stderr and read y/N from stdin. `None` at end of input.
+fn ask(file: &FoundFile<'_>, view: &ConsentView) -> Option<bool> {
+    // The paths on one line too: a directory name could hold a newline.
     let mut prompt = format!(
-        "{} ({}) runs these commands:\n",
-        path.display(),
-        canonical.display()
+        "{} ({}) is not trusted yet. It would:\n",
+        one_line(&file.path.display().to_string()),
+        one_line(&file.canonical.display().to_string())
     );
-    for command in commands {
-        prompt.push_str(&format!("  {command}\n"));
+    for line in view.lines() {
+        prompt.push_str(&line);
+        prompt.push('\n');
     }
     prompt.push_str(
-        "Trust this file and run them? The answer is remembered until the file changes. [y/N] ",
+        "Trust this file and let it do this? The answer is remembered until the file changes. [y/N] ",
     );
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(for_terminal(&prompt).as_bytes());
@@ -150,30 +170,11 @@ fn ask(path: &Path, canonical: &Path, commands: &[String]) -> Option<bool> {
     }
 }
 
-fn trust_error(path: &Path, e: &std::io::Error) -> CliError {
-    CliError::Untrusted {
-        path: path.display().to_string(),
-        reason: format!("cannot read it to check whether it is trusted: {e}"),
-    }
-}
-
-/// SHA-256 of the file, refusing anything but a regular file of bounded size.
-fn hash_file(path: &Path) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {MAX_CONFIG_BYTES} bytes"
-        )));
-    }
-    Ok(Sha256::digest(&bytes)
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
-        .collect())
+        .collect()
 }
 
 /// `trusted-projects.json` in `mcp`'s config directory (see `config_dir.rs`).
@@ -181,12 +182,31 @@ fn store_path() -> Option<PathBuf> {
     Some(crate::config_dir::config_dir()?.join(STORE_FILE))
 }
 
-/// The store, or an empty one when it is missing or unreadable (then the user is asked).
+/// The store, through the bounded reader; an empty one when it is missing (nothing
+/// answered yet) or cannot be used (then the user is asked, and told why).
 fn load_store(path: &Path) -> Store {
-    std::fs::read(path)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default()
+    let bytes = match read_bounded(path, MAX_STORE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => return Store::default(),
+        Err(e) => {
+            warn_unusable(&e);
+            return Store::default();
+        }
+    };
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+        crate::commands::stderr_line(&format!(
+            "mcp: ignoring {}: not a trust store ({e})",
+            path.display()
+        ));
+        Store::default()
+    })
+}
+
+fn warn_unusable(e: &LocalFileError) {
+    crate::commands::stderr_line(&format!(
+        "mcp: ignoring the remembered answers: {}",
+        mcp_types::error_chain(e)
+    ));
 }
 
 /// Write the store atomically (a temporary file renamed over it), readable by the user only.
@@ -212,19 +232,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_stdio_entries_need_trust() {
-        let config = McpConfig::from_str(
-            r#"{"mcpServers": {"remote": {"url": "http://127.0.0.1:1/mcp"},
-                "local": {"command": "node", "args": ["server.js", "a b"]}}}"#,
-            "t",
+    fn every_file_that_does_something_asks_and_an_empty_one_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".mcp.json");
+        // Remote only, as the review's probe: asks (here: refused, not a terminal).
+        std::fs::write(
+            &path,
+            r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:1/mcp", "headers": {"X": "${T}"}}}}"#,
         )
         .unwrap();
-        assert_eq!(commands(&config), ["local: node server.js 'a b'"]);
-        let remote =
-            McpConfig::from_str(r#"{"mcpServers": {"r": {"url": "http://x/mcp"}}}"#, "t").unwrap();
-        assert!(commands(&remote).is_empty());
-        // Nothing to trust: no prompt, no store, no terminal needed.
-        check(Path::new("/nonexistent"), &remote, false).unwrap();
+        let refused = load(&path, false).unwrap_err();
+        assert_eq!(refused.kind(), "untrusted");
+        assert!(refused.to_string().contains("expands your variables ${T}"));
+        assert!(load(&path, true).is_ok(), "--trust-config");
+        // Nothing parsed: nothing would happen, nothing to consent to.
+        std::fs::write(
+            &path,
+            r#"{"mcpServers": {"broken": {"type": "carrier-pigeon"}}}"#,
+        )
+        .unwrap();
+        let config = load(&path, false).unwrap();
+        assert_eq!(config.errors().len(), 1);
     }
 
     #[test]

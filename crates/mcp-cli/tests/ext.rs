@@ -175,6 +175,107 @@ fn a_tampered_skill_prints_only_the_error() {
     assert_eq!(run.json()["error"]["kind"], "skill_verification", "{run:?}");
 }
 
+/// `skill demo skill://greeting/SKILL.md --save OUT [EXTRA...]` in `dir`.
+fn save_greeting(dir: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "skill",
+        "demo",
+        "skill://greeting/SKILL.md",
+        "--save",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    mcp_in(dir, &args)
+}
+
+#[cfg(unix)]
+#[test]
+fn skill_save_never_follows_a_planted_symlink_nor_writes_outside() {
+    // Issue 22 item 6. Before: a symlink planted below the save directory was followed,
+    // and the skill's files were written where it pointed.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(out.join("greeting")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("STYLE.md"), "mine").unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("greeting/references")).unwrap();
+
+    let refused = save_greeting(dir.path(), &out, &[]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    assert!(refused.stderr.contains("--overwrite"), "{refused:?}");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("STYLE.md")).unwrap(),
+        "mine"
+    );
+
+    let replaced = save_greeting(dir.path(), &out, &["--overwrite"]);
+    assert_eq!(replaced.code(), 0, "{replaced:?}");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("STYLE.md")).unwrap(),
+        "mine"
+    );
+    let references = out.join("greeting/references");
+    assert!(
+        !std::fs::symlink_metadata(&references).unwrap().is_symlink(),
+        "the planted link was replaced, not followed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(references.join("STYLE.md")).unwrap(),
+        "Warm, short, no exclamation marks.\n"
+    );
+
+    // The skill's own directory a link to elsewhere: the same.
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("greeting")).unwrap();
+    let refused = save_greeting(dir.path(), &out, &[]);
+    assert_eq!(refused.code(), 1, "{refused:?}");
+    let replaced = save_greeting(dir.path(), &out, &["--overwrite"]);
+    assert_eq!(replaced.code(), 0, "{replaced:?}");
+    assert!(!outside.join("SKILL.md").exists(), "written outside");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("STYLE.md")).unwrap(),
+        "mine"
+    );
+    assert!(out.join("greeting/SKILL.md").is_file());
+}
+
+#[test]
+fn skill_save_refuses_to_overwrite_unless_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    assert_eq!(save_greeting(dir.path(), &out, &[]).code(), 0);
+    let edited = out.join("greeting/SKILL.md");
+    std::fs::write(&edited, "my edits").unwrap();
+    std::fs::write(out.join("greeting/NOTES.md"), "stale").unwrap();
+
+    let again = save_greeting(dir.path(), &out, &[]);
+    assert_eq!(again.code(), 1, "{again:?}");
+    assert!(
+        again.stderr.contains("exists") && again.stderr.contains("--overwrite"),
+        "{again:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&edited).unwrap(), "my edits");
+
+    let replaced = save_greeting(dir.path(), &out, &["--overwrite"]);
+    assert_eq!(replaced.code(), 0, "{replaced:?}");
+    assert!(
+        std::fs::read_to_string(&edited)
+            .unwrap()
+            .contains("# Greeting")
+    );
+    assert!(
+        !out.join("greeting/NOTES.md").exists(),
+        "the saved directory holds exactly the skill"
+    );
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["greeting"], "no temporary directory left behind");
+}
+
 /// `--timeout` bounds a task call as a whole: a task that stays `working` forever ends the
 /// call with a timeout error (before, `mcp call` waited for an hour), and the task it started
 /// is cancelled rather than left running. In the shell, so the same connection can then ask

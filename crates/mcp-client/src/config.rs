@@ -35,9 +35,20 @@ pub struct ServerConfig {
     /// Its arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    /// Extra environment variables for the child (values are secrets: never logged).
+    /// Environment variables for the child (values are secrets: never logged).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// `envVars`: variables of this process's environment the child inherits besides the
+    /// essentials (`HOME`, `PATH`, ...: `ESSENTIAL_ENV_VARS` of `mcp-transport-stdio`),
+    /// when set: Codex's `env_vars`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env_vars: Vec<String>,
+    /// `inheritEnv`: the child inherits this process's whole environment. Default `false`:
+    /// only the essentials, [`env_vars`](Self::env_vars) and [`env`](Self::env), so a
+    /// server from a configuration file never sees the cloud keys and tokens of the user's
+    /// shell. A program running a command the user typed sets it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inherit_env: bool,
     /// Working directory of the child.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<PathBuf>,
@@ -153,6 +164,21 @@ impl ServerConfig {
         self
     }
 
+    /// Let the child inherit these variables of this process's environment too, besides
+    /// the essentials.
+    #[must_use]
+    pub fn with_env_vars(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.env_vars.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Whether the child inherits this process's whole environment (default `false`).
+    #[must_use]
+    pub fn with_inherit_env(mut self, inherit: bool) -> Self {
+        self.inherit_env = inherit;
+        self
+    }
+
     /// Add an HTTP header.
     #[must_use]
     pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -237,6 +263,8 @@ impl fmt::Debug for ServerConfig {
             .field("command", &self.command)
             .field("args", &self.args)
             .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("env_vars", &self.env_vars)
+            .field("inherit_env", &self.inherit_env)
             .field("cwd", &self.cwd)
             // The URL may carry user:password or a token in its query.
             .field("url", &self.url.as_deref().map(crate::redact_url))
@@ -284,6 +312,19 @@ mod tests {
         );
         let none: ServerConfig = serde_json::from_str("{}").unwrap();
         assert!(matches!(none.transport_kind(), Err(Error::Config(_))));
+    }
+
+    #[test]
+    fn the_inherited_environment_is_the_essentials_unless_the_config_says_more() {
+        let plain: ServerConfig = serde_json::from_str(r#"{"command":"x"}"#).unwrap();
+        assert!(plain.env_vars.is_empty() && !plain.inherit_env);
+        assert!(!serde_json::to_string(&plain).unwrap().contains("inherit"));
+        let more: ServerConfig =
+            serde_json::from_str(r#"{"command":"x","envVars":["AWS_PROFILE"],"inheritEnv":true}"#)
+                .unwrap();
+        assert_eq!(more.env_vars, ["AWS_PROFILE"]);
+        assert!(more.inherit_env);
+        assert!(more.extra.is_empty(), "{:?}", more.extra);
     }
 
     #[test]

@@ -90,6 +90,8 @@ fn connect_stdio(
     let mut stdio = StdioConfig::new(command);
     stdio.args = config.args.clone();
     stdio.env = config.env.clone();
+    stdio.env_vars = config.env_vars.clone();
+    stdio.inherit_env = config.inherit_env;
     stdio.cwd = config.cwd.clone();
     Ok(start(StdioTransport::open(stdio)?, config, handler))
 }

@@ -58,8 +58,9 @@ pub(crate) fn parse_set_level(params: &Value) -> Result<LogLevel, ErrorObject> {
 }
 
 /// Params of a `notifications/message`.
-pub(crate) fn message_params(level: LogLevel, data: &str) -> Value {
-    json!({"level": level.name(), "logger": crate::DEFAULT_NAME, "data": data})
+pub(crate) fn message_params(level: LogLevel, data: &str, logger: Option<&str>) -> Value {
+    let logger = logger.unwrap_or(crate::DEFAULT_NAME);
+    json!({"level": level.name(), "logger": logger, "data": data})
 }
 
 #[cfg(test)]

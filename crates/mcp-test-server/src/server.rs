@@ -288,8 +288,11 @@ async fn run_request(core: Arc<Core>, request: Request, sink: Sink, cancel: Arc<
 /// `--log-flood`: `n` log notifications in a row.
 fn flood_logs(sink: &Sink, n: u32) {
     for i in 0..n {
-        let params =
-            crate::logging::message_params(crate::logging::LogLevel::Info, &format!("flood {i}"));
+        let params = crate::logging::message_params(
+            crate::logging::LogLevel::Info,
+            &format!("flood {i}"),
+            None,
+        );
         sink.notification("notifications/message", &params);
     }
 }

@@ -98,8 +98,15 @@ pub struct StdioConfig {
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// Variables added to the inherited environment.
+    /// Variables set for the server, over what it inherits.
     pub env: BTreeMap<String, String>,
+    /// Variables of the client's environment the server inherits besides
+    /// [`ESSENTIAL_ENV_VARS`](crate::ESSENTIAL_ENV_VARS) (Codex's `env_vars`), when set.
+    pub env_vars: Vec<String>,
+    /// Inherit the client's whole environment instead (default `false`: only
+    /// [`ESSENTIAL_ENV_VARS`](crate::ESSENTIAL_ENV_VARS) and [`env_vars`](Self::env_vars)).
+    /// For a command the user typed, which runs as anything they type does.
+    pub inherit_env: bool,
     /// The working directory; the client's own when `None`.
     pub cwd: Option<PathBuf>,
     /// The default request timeout, already resolved by the caller (see
@@ -119,13 +126,16 @@ pub struct StdioConfig {
 }
 
 impl StdioConfig {
-    /// Run `command` with no arguments and the defaults: no timeout, numeric ids, 64 MiB
-    /// lines, two-second shutdown steps, stderr captured.
+    /// Run `command` with no arguments and the defaults: only
+    /// [`ESSENTIAL_ENV_VARS`](crate::ESSENTIAL_ENV_VARS) of the client's environment, no
+    /// timeout, numeric ids, 64 MiB lines, two-second shutdown steps, stderr captured.
     pub fn new(command: impl Into<String>) -> Self {
         Self {
             command: command.into(),
             args: Vec::new(),
             env: BTreeMap::new(),
+            env_vars: Vec::new(),
+            inherit_env: false,
             cwd: None,
             timeout: None,
             id_format: IdFormat::default(),
@@ -147,7 +157,7 @@ impl StdioConfig {
         self
     }
 
-    /// Add environment variables (on top of the inherited environment).
+    /// Set environment variables for the server (over what it inherits).
     #[must_use]
     pub fn with_env<I, K, V>(mut self, env: I) -> Self
     where
@@ -157,6 +167,25 @@ impl StdioConfig {
     {
         self.env
             .extend(env.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+
+    /// Let the server inherit these variables of the client's environment too (besides
+    /// [`ESSENTIAL_ENV_VARS`](crate::ESSENTIAL_ENV_VARS)), when they are set.
+    #[must_use]
+    pub fn with_env_vars<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.env_vars.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Whether the server inherits the client's whole environment (default `false`).
+    #[must_use]
+    pub fn with_inherit_env(mut self, inherit: bool) -> Self {
+        self.inherit_env = inherit;
         self
     }
 
@@ -218,6 +247,8 @@ impl fmt::Debug for StdioConfig {
             .field("command", &self.command)
             .field("args", &self.args)
             .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("env_vars", &self.env_vars)
+            .field("inherit_env", &self.inherit_env)
             .field("cwd", &self.cwd)
             .field("timeout", &self.timeout)
             .field("id_format", &self.id_format)

@@ -2,7 +2,8 @@
 //! over its stdin and stdout.
 //!
 //! - [`StdioConfig`]: command, arguments, environment, working directory, request timeout,
-//!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`].
+//!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`]. A server gets only
+//!   [`ESSENTIAL_ENV_VARS`] of the client's environment unless its config says more.
 //! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] (a message pipe) for one running
 //!   server, under an [`mcp_jsonrpc::Session`]: it writes and reads on the session's driver
 //!   task; a stderr task, and a reaper thread that guarantees no zombie and no orphaned
@@ -31,6 +32,7 @@
 //! ```
 
 mod config;
+mod environment;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -50,6 +52,7 @@ pub use config::{
     DEFAULT_MAX_LINE_BYTES, DEFAULT_STDERR_TAIL_LINES, STDERR_TAIL_MAX_BYTES, ShutdownTimeouts,
     StderrMode, StdioConfig,
 };
+pub use environment::ESSENTIAL_ENV_VARS;
 pub use error::Error;
 pub use pipe::PipeTransport;
 pub use stderr::STDERR_TARGET;

@@ -40,6 +40,10 @@ pub(crate) fn spawn(config: &StdioConfig) -> Result<Spawned, Error> {
     };
 
     let mut command = Command::new(&config.command);
+    // Only what the config lets through of our environment (see `environment`).
+    if let Some(inherited) = crate::environment::inherited(config, std::env::vars_os()) {
+        command.env_clear().envs(inherited);
+    }
     command
         .args(&config.args)
         .envs(&config.env)

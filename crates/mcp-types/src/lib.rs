@@ -2,7 +2,7 @@
 //!
 //! Pure data: no runtime, and no I/O but one shared helper, [`local_file`], the bounded
 //! reader every layer uses for a local file. Beside the data, the helpers every layer
-//! shares to show things safely: [`error_chain`] and [`redact_url`]. Revision 2025-11-25 is modelled in full, with the fields
+//! shares to show things safely: [`error_chain`], [`redact_url`] and [`redact_urls_in`]. Revision 2025-11-25 is modelled in full, with the fields
 //! older revisions (2024-11-05, 2025-03-26, 2025-06-18) use; see [`SUPPORTED_PROTOCOL_VERSIONS`].
 //!
 //! Envelopes keep `params` and `result` as raw JSON; decode them into the schema types here
@@ -45,7 +45,7 @@ mod pagination;
 mod prompts;
 mod raw_result;
 mod redact;
-pub use redact::redact_url;
+pub use redact::{redact_url, redact_urls_in};
 mod resources;
 mod response_head;
 pub use response_head::peek_id;

@@ -4,8 +4,10 @@
 //! stored corpora: `tests/tests/it/fuzz_corpora.rs` includes this directory by path.
 
 pub mod config;
+pub mod consent;
 pub mod lines;
 pub mod message;
+pub mod redact;
 pub mod sse;
 pub mod www_authenticate;
 

@@ -56,6 +56,16 @@ fn config_corpus() {
 }
 
 #[test]
+fn consent_corpus() {
+    run("consent", checks::consent::check);
+}
+
+#[test]
 fn www_authenticate_corpus() {
     run("www_authenticate", checks::www_authenticate::check);
+}
+
+#[test]
+fn redact_corpus() {
+    run("redact", checks::redact::check);
 }

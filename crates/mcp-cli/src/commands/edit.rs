@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use mcp_manager::config::MAX_CONFIG_BYTES;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{GlobalArgs, ScopeArg, TransportArg};
@@ -14,9 +15,6 @@ use crate::config_edit::{self, EditError};
 use crate::error::CliError;
 use crate::output::{self, Outcome};
 use crate::scopes;
-
-/// Larger config files are refused rather than edited.
-const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What `mcp add` was told.
 pub(crate) struct AddArgs<'a> {
@@ -196,16 +194,10 @@ fn user_file() -> Result<PathBuf, CliError> {
     })
 }
 
+/// The file to edit, through the one bounded reader (regular files only).
 fn read(path: &Path) -> Result<String, CliError> {
-    let bad = |why: String| CliError::EditConfig(format!("{}: {why}", path.display()));
-    let metadata = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(bad("not a regular file".into()));
-    }
-    if metadata.len() > MAX_CONFIG_BYTES {
-        return Err(bad(format!("larger than {MAX_CONFIG_BYTES} bytes")));
-    }
-    std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))
+    mcp_types::local_file::read_text_bounded(path, MAX_CONFIG_BYTES)
+        .map_err(|e| CliError::EditConfig(mcp_types::error_chain(&e).to_string()))
 }
 
 /// Check the edited text parses as a config, then replace the file atomically (a

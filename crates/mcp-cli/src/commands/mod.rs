@@ -201,9 +201,14 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Skills {
             server: Some(server),
         } => one(ctx, &server, async |c| skills::one(c).await).await,
-        Command::Skill { server, uri, save } => {
+        Command::Skill {
+            server,
+            uri,
+            save,
+            overwrite,
+        } => {
             one(ctx, &server, async |c| {
-                skills::skill(c, &uri, save.as_deref()).await
+                skills::skill(c, &uri, save.as_deref(), overwrite).await
             })
             .await
         }

@@ -5,7 +5,7 @@
 //! saved, so a tampered skill prints nothing but the error.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mcp_client::{LoadedSkill, SkillError};
 use mcp_types::SkillEntry;
@@ -100,12 +100,13 @@ pub(crate) async fn all(ctx: &Context) -> Report {
     }
 }
 
-/// `skill SERVER URI [--save DIR]`: load (verify) the skill, print SKILL.md and the file
-/// list, or save every file under `DIR/<name>/`.
+/// `skill SERVER URI [--save DIR [--overwrite]]`: load (verify) the skill, print SKILL.md
+/// and the file list, or save every file under `DIR/<name>/` (see `skill_save.rs`).
 pub(crate) async fn skill(
     connection: &Connection,
     uri: &str,
     save: Option<&Path>,
+    overwrite: bool,
 ) -> Result<Report, CliError> {
     let client = &connection.client;
     let skill_error = |e: SkillError| match e {
@@ -132,7 +133,7 @@ pub(crate) async fn skill(
     });
     let text = match save {
         Some(dir) => {
-            let saved = save_files(&skill, dir)?;
+            let saved = crate::skill_save::save(&skill, dir, overwrite)?;
             json["savedTo"] = json!(saved.display().to_string());
             format!(
                 "saved {} files of skill {} to {}\n",
@@ -146,12 +147,12 @@ pub(crate) async fn skill(
     Ok(Outcome::server(&connection.name, output::raw(&json), text).into())
 }
 
-/// SKILL.md as served (control characters other than newlines and tabs dropped, so it
-/// cannot drive the terminal), then the other files.
+/// SKILL.md as served, then the other files (printed through `print_text`, which shows
+/// control characters rather than obeying them, as all server text).
 fn describe(skill: &LoadedSkill) -> String {
     let mut out = String::new();
     if let Some(manifest) = skill.files.first() {
-        out.push_str(&printable(&String::from_utf8_lossy(&manifest.bytes)));
+        out.push_str(&String::from_utf8_lossy(&manifest.bytes));
         if !out.ends_with('\n') {
             out.push('\n');
         }
@@ -168,41 +169,4 @@ fn describe(skill: &LoadedSkill) -> String {
         }
     }
     out
-}
-
-fn printable(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-        .collect()
-}
-
-/// Write every file under `dir/<name>/` and return that directory. The name must be one
-/// plain path segment; the files' paths were checked to stay inside the skill.
-fn save_files(skill: &LoadedSkill, dir: &Path) -> Result<PathBuf, CliError> {
-    let name = skill.name().unwrap_or_default();
-    let plain = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !plain {
-        return Err(CliError::Usage(format!(
-            "cannot save skill {:?}: its name is not a plain directory name",
-            one_line(name)
-        )));
-    }
-    let root = dir.join(name);
-    for file in &skill.files {
-        let path = root.join(&file.path);
-        let io = |cause| CliError::Save {
-            path: path.clone(),
-            cause,
-        };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
-        }
-        std::fs::write(&path, &file.bytes).map_err(io)?;
-    }
-    Ok(root)
 }

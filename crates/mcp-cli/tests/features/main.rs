@@ -2,6 +2,7 @@
 //! server (`mcp-test-server`) over real pipes or HTTP on 127.0.0.1.
 
 mod arguments;
+mod child_env;
 mod client_features;
 mod config_files;
 mod edit;
@@ -13,6 +14,7 @@ mod hints;
 mod interaction;
 mod json_output;
 mod left_out_tools;
+mod local_files;
 mod oauth;
 mod oauth_headless;
 mod oauth_issuer;

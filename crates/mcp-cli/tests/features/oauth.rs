@@ -20,7 +20,8 @@ fn login_then_commands_use_and_refresh_the_stored_token_and_logout_forgets_it() 
         ("MCP_CONFIG_DIR", config_dir.to_str().unwrap()),
         ("BROWSER", browser.to_str().unwrap()),
     ];
-    let run = |args: &[&str]| mcp_env(dir.path(), args, "", &env);
+    // The project file is the test's own: consented to (see trust.rs).
+    let run = |args: &[&str]| mcp_env(dir.path(), &[&["--trust-config"], args].concat(), "", &env);
 
     // Before a login: the status, and a hint that says what to run.
     let servers = run(&["--json", "servers"]);
@@ -182,7 +183,8 @@ fn with_the_keyring_store_tokens_live_in_the_os_keyring_not_in_files() {
         ("BROWSER", browser.to_str().unwrap()),
         ("MCP_TOKEN_STORE", "keyring"),
     ];
-    let run = |args: &[&str]| mcp_env(dir.path(), args, "", &env);
+    // The project file is the test's own: consented to (see trust.rs).
+    let run = |args: &[&str]| mcp_env(dir.path(), &[&["--trust-config"], args].concat(), "", &env);
 
     let login = run(&["login", "locked"]);
     if login.code() != 0 && login.stderr.contains("OS keyring") {
@@ -331,7 +333,7 @@ fn the_default_token_directory_is_the_one_the_library_uses() {
     ];
     let login = mcp_env(
         dir.path(),
-        &["--token-store", "file", "login", "locked"],
+        &["--trust-config", "--token-store", "file", "login", "locked"],
         "",
         &env,
     );

@@ -23,7 +23,11 @@ fn a_headless_login_takes_the_address_pasted_on_the_terminal() {
     let server = HttpServer::start(&["--oauth"]);
     let home = OAuthHome::new(json!({"locked": {"type": "http", "url": server.url}}));
     let env = [("MCP_CONFIG_DIR", home.config_dir.to_str().unwrap())];
-    let mut terminal = Terminal::start(home.dir.path(), &["login", "locked", "--no-browser"], &env);
+    let mut terminal = Terminal::start(
+        home.dir.path(),
+        &["--trust-config", "login", "locked", "--no-browser"],
+        &env,
+    );
     terminal.expect("Paste the address here: ");
     let url = printed_url(&terminal.screen());
     // The "browser" on another machine: the server approves and redirects to the
@@ -70,7 +74,12 @@ fn without_a_terminal_no_browser_says_exactly_why_it_cannot_log_in() {
         ("BROWSER", "/nonexistent/browser"),
         ("PATH", empty.path().to_str().unwrap()),
     ];
-    let run = mcp_env(home.dir.path(), &["login", "locked"], "", &env);
+    let run = mcp_env(
+        home.dir.path(),
+        &["--trust-config", "login", "locked"],
+        "",
+        &env,
+    );
     assert_eq!(run.code(), 1, "{run:?}");
     assert!(
         run.stderr.contains("no browser could be opened")

@@ -173,14 +173,16 @@ impl OAuthHome {
         ]
     }
 
-    /// `mcp ARGS`, finished.
+    /// `mcp --trust-config ARGS`, finished (the project file is the test's own: consented
+    /// to, see trust.rs).
     pub fn run(&self, args: &[&str]) -> crate::support::Run {
-        crate::support::mcp_env(self.dir.path(), args, "", &self.env())
+        crate::support::mcp_env(self.dir.path(), &trusted(args), "", &self.env())
     }
 
-    /// `mcp ARGS`, started (for runs that overlap); finish with [`crate::support::finish`].
+    /// `mcp --trust-config ARGS`, started (for runs that overlap); finish with
+    /// [`crate::support::finish`].
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
-        crate::support::command(self.dir.path(), args, &self.env())
+        crate::support::command(self.dir.path(), &trusted(args), &self.env())
             .spawn()
             .expect("spawn mcp")
     }
@@ -200,4 +202,9 @@ impl OAuthHome {
             .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
             .collect()
     }
+}
+
+/// `args` after `--trust-config`.
+pub fn trusted<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    [&["--trust-config"], args].concat()
 }

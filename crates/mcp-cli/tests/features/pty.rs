@@ -123,3 +123,24 @@ impl Terminal {
         (status.code().unwrap_or(-1), self.screen())
     }
 }
+
+#[test]
+fn progress_messages_are_shown_not_obeyed() {
+    // Issue 22 item 7: a progress message with a right-to-left override and an escape.
+    // Before: the bar showed U+202E as it was (only C0 controls were dropped).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let args = serde_json::json!({"ms": 1500, "steps": 3, "message": "abc\u{202e}fed\u{9b}2J "});
+    let terminal = Terminal::start(
+        dir.path(),
+        &["call", "demo", "slow", &args.to_string()],
+        &[],
+    );
+    terminal.expect("step 1 of 3");
+    let (code, screen) = terminal.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("abc<U+202E>fed<U+009B>2J step"), "{screen}");
+    assert!(
+        !screen.contains('\u{202e}') && !screen.contains('\u{9b}'),
+        "{screen}"
+    );
+}

@@ -1,6 +1,6 @@
 //! Server-controlled text never drives the user's terminal (issue 14).
 
-use crate::support::{demo_entry_with, dir_with_config, mcp_in};
+use crate::support::{Run, demo_entry_with, dir_with_config, mcp_in};
 
 /// ESC, BEL, a bare CR and the 8-bit CSI: what a hostile server would use.
 const DANGEROUS: [char; 4] = ['\u{1b}', '\u{7}', '\r', '\u{9b}'];
@@ -77,4 +77,59 @@ fn json_output_keeps_the_text_exactly() {
         "a\u{1b}[2Jb",
         "{run:?}"
     );
+}
+
+/// No stderr line but the first of a run may start like one of `mcp`'s own lines, and no
+/// control character but the line ends may reach the terminal.
+fn assert_no_forged_line(run: &Run, forged: &str) {
+    for c in DANGEROUS {
+        assert!(
+            !run.stderr.contains(c),
+            "{c:?} reached the terminal: {run:?}"
+        );
+    }
+    assert!(
+        !run.stderr.lines().any(|l| l.starts_with(forged)),
+        "a server forged a line of its own: {run:?}"
+    );
+}
+
+#[test]
+fn a_logger_name_cannot_forge_a_second_stderr_line() {
+    // Issue 22 item 7. Before: the logger name went out as it was, newline included.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let logger = "x\nmcp: server \"demo\" [emergency] FORGED\u{1b}[2J";
+    let args = serde_json::json!({"level": "info", "message": "hi", "logger": logger});
+    let run = mcp_in(dir.path(), &["call", "demo", "log", &args.to_string()], "");
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert_no_forged_line(&run, "mcp: server \"demo\" [emergency]");
+    assert!(
+        run.stderr.contains("mcp: server \"demo\" [info] x | "),
+        "the logger is shown on one line: {run:?}"
+    );
+}
+
+#[test]
+fn server_text_in_verbose_log_lines_is_shown_not_obeyed() {
+    // Issue 22 item 7: serverInfo.name and the server's stderr in the -v/-vv log lines.
+    // Before: `initialized server=evil` went out with its escapes and its newline.
+    let forged = "2099-01-01T00:00:00.000000Z  INFO mcp::cli: FORGED";
+    let name = format!("evil\u{1b}]0;pwned\u{7}\r\n{forged}\u{202e}");
+    let dir = dir_with_config(serde_json::json!({
+        "s": demo_entry_with(&["--name", &name, "--stderr", &format!("boom\u{1b}[2J\u{9b}31m{forged}")]),
+    }));
+    let config = dir.path().join(".mcp.json");
+    let config = config.to_str().expect("utf-8 path");
+    for verbosity in ["-v", "-vv", "-vvv"] {
+        let run = mcp_in(dir.path(), &[verbosity, "--config", config, "tools"], "");
+        assert_eq!(run.code(), 0, "{run:?}");
+        assert_no_forged_line(&run, forged);
+        assert!(!run.stderr.contains('\u{202e}'), "{run:?}");
+        if verbosity != "-v" {
+            assert!(
+                run.stderr.contains("evil^[]0;pwned^G"),
+                "the name is in the log, shown: {run:?}"
+            );
+        }
+    }
 }

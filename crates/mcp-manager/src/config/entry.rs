@@ -244,6 +244,8 @@ pub(super) fn parse_entry(
             "command" => config.command = Some(parser.member(key, value, false)?),
             "args" => config.args = parser.member(key, value, false)?,
             "env" => config.env = parser.member(key, value, true)?,
+            "envVars" => config.env_vars = parser.variable_names(key, value)?,
+            "inheritEnv" => config.inherit_env = parser.member(key, value, false)?,
             "cwd" => config.cwd = Some(parser.member::<PathBuf>(key, value, false)?),
             // `url` sorts after `serverUrl`, so it wins when both are present.
             "url" | "serverUrl" => config.url = Some(parser.member(key, value, false)?),
@@ -430,6 +432,20 @@ impl EntryParser<'_> {
             ));
         }
         Ok(settings)
+    }
+
+    /// `envVars`: names of environment variables, each a plain name.
+    fn variable_names(&self, key: &str, value: &RawValue) -> Result<Vec<String>, ConfigError> {
+        let names: Vec<String> = self.member(key, value, false)?;
+        let position = self.position_in_file(value.get());
+        match names.iter().position(|n| !expand::is_variable_name(n)) {
+            Some(i) => Err(self.error(
+                Some(format!("{key}[{i}]")),
+                position,
+                "expected the name of an environment variable (letters, digits, _)".into(),
+            )),
+            None => Ok(names),
+        }
     }
 
     fn patterns(&self, key: &str, value: &RawValue) -> Result<Patterns, ConfigError> {

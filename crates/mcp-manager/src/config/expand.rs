@@ -57,6 +57,48 @@ pub(crate) fn expand(
     Ok(out)
 }
 
+/// A part of a configuration value as [`expand`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Piece<'a> {
+    /// Text used as it is.
+    Text(&'a str),
+    /// A reference: `whole` as written (`${env:TOKEN:-x}`), `name` the variable it names
+    /// (`TOKEN`; `workspaceFolder` and `userHome` too; `input:ID` for a VS Code input).
+    Reference { whole: &'a str, name: &'a str },
+}
+
+/// `value` cut into text and references, in order. An unterminated `${` is text (such a
+/// value never expands: [`expand`] reports it).
+pub(crate) fn pieces(value: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        let Some(end) = rest[start + 2..].find('}').map(|i| start + 2 + i) else {
+            break;
+        };
+        if start > 0 {
+            out.push(Piece::Text(&rest[..start]));
+        }
+        let body = &rest[start + 2..end];
+        // As `substitute` asks the lookup: an input by its whole `input:ID`.
+        let name = if body.starts_with("input:") {
+            body
+        } else {
+            let body = body.strip_prefix("env:").unwrap_or(body);
+            body.split_once(":-").map_or(body, |(name, _)| name)
+        };
+        out.push(Piece::Reference {
+            whole: &rest[start..=end],
+            name,
+        });
+        rest = &rest[end + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(Piece::Text(rest));
+    }
+    out
+}
+
 /// Whether `value` contains anything [`expand`] would replace.
 pub(crate) fn has_references(value: &str) -> bool {
     value.contains("${")
@@ -135,6 +177,38 @@ mod tests {
             "",
             "set but empty without a default is empty"
         );
+    }
+
+    #[test]
+    fn pieces_are_the_text_and_the_references_expand_reads() {
+        assert_eq!(
+            pieces("Bearer ${env:TOKEN}/${HOME:-/h}${X}"),
+            [
+                Piece::Text("Bearer "),
+                Piece::Reference {
+                    whole: "${env:TOKEN}",
+                    name: "TOKEN"
+                },
+                Piece::Text("/"),
+                Piece::Reference {
+                    whole: "${HOME:-/h}",
+                    name: "HOME"
+                },
+                Piece::Reference {
+                    whole: "${X}",
+                    name: "X"
+                },
+            ]
+        );
+        assert_eq!(pieces("a ${open"), [Piece::Text("a ${open")]);
+        assert_eq!(
+            pieces("${input:key:-x}"),
+            [Piece::Reference {
+                whole: "${input:key:-x}",
+                name: "input:key:-x"
+            }]
+        );
+        assert_eq!(pieces(""), []);
     }
 
     #[test]

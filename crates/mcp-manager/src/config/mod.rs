@@ -5,7 +5,9 @@
 //! - `{"servers": {name: entry}}`: VS Code's `mcp.json`; `{"mcp": {"servers": ...}}` in its
 //!   `settings.json`. Comments and trailing commas are accepted, as VS Code accepts them.
 //!
-//! An entry has `command`/`args`/`env`/`cwd` (a local server) or `type`/`url`/`headers` (a
+//! An entry has `command`/`args`/`env`/`cwd` (a local server; it inherits only the
+//! essentials of the environment, `HOME`, `PATH` and the like, plus the variables its
+//! `envVars` list names, or everything with `"inheritEnv": true`) or `type`/`url`/`headers` (a
 //! remote one; Windsurf's `serverUrl` and Gemini CLI's `httpUrl`, which means `type: "http"`,
 //! are read as `url`), and optionally `enabled` (default `true`; Cline's `"disabled": true`
 //! is honoured too), `timeout` (ms, every request), `startupTimeout` (ms: spawn, handshake
@@ -23,6 +25,7 @@
 //!
 //! [`ServerConfig::extra`]: mcp_client::ServerConfig::extra
 
+mod consent;
 mod entry;
 mod env_file;
 mod error;
@@ -35,6 +38,7 @@ mod oauth;
 mod oauth_tests;
 mod position;
 mod read;
+pub mod secrets;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -42,6 +46,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+pub use consent::ConsentView;
 pub use entry::{AuthSettings, ServerEntry};
 pub use env_file::MAX_ENV_FILE_BYTES;
 pub use error::{ConfigError, Position};
@@ -106,8 +111,16 @@ impl McpConfig {
     /// regular file of at most [`MAX_CONFIG_BYTES`] is read.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
         let path = path.as_ref();
-        let text = read::read_config_file(path)?;
-        let mut config = Self::from_str(&text, &path.display().to_string())?;
+        Self::from_file_text(path, &read_file(path)?)
+    }
+
+    /// Parses `text`, the content of the file at `path` that the caller read (with
+    /// [`read_file`], say), as [`load`](Self::load) would: named after `path` in errors,
+    /// with `${workspaceFolder}` its folder. For a caller that must parse the very bytes it
+    /// checked (hashed, showed to the user) rather than read the file twice.
+    pub fn from_file_text(path: impl AsRef<Path>, text: &str) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let mut config = Self::from_str(text, &path.display().to_string())?;
         let workspace = workspace_folder(path);
         for entry in config.servers.values_mut() {
             entry.workspace_folder.clone_from(&workspace);
@@ -222,6 +235,12 @@ impl McpConfig {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
+}
+
+/// The text of the configuration file at `path`, read as [`McpConfig::load`] reads it: a
+/// regular file of at most [`MAX_CONFIG_BYTES`], UTF-8.
+pub fn read_file(path: impl AsRef<Path>) -> Result<String, ConfigError> {
+    read::read_config_file(path.as_ref())
 }
 
 /// Warnings for the top-level members of `text` that are not part of a server list.

@@ -180,6 +180,30 @@ fn manager_members_enabled_timeouts_id_format_filters_and_auth() {
 }
 
 #[test]
+fn env_vars_and_inherit_env_say_what_a_server_inherits() {
+    let config = parse(
+        r#"{"mcpServers": {
+            "plain": {"command": "a"},
+            "named": {"command": "a", "envVars": ["AWS_PROFILE", "GEM_HOME"]},
+            "all": {"command": "a", "inheritEnv": true},
+            "bad": {"command": "a", "envVars": ["OK", "NOT=A NAME"]}
+          }}"#,
+    );
+    let plain = &config.servers()["plain"].config;
+    assert!(
+        plain.env_vars.is_empty() && !plain.inherit_env,
+        "the default"
+    );
+    assert_eq!(
+        config.servers()["named"].config.env_vars,
+        ["AWS_PROFILE", "GEM_HOME"]
+    );
+    assert!(config.servers()["all"].config.inherit_env);
+    let error = config.error_for("bad").unwrap().to_string();
+    assert!(error.contains("envVars[1]"), "{error}");
+}
+
+#[test]
 fn one_bad_entry_does_not_stop_the_others() {
     let text = r#"{
   "mcpServers": {

@@ -75,7 +75,11 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
             "slow",
             "Sends `steps` progress notifications spread over `ms` milliseconds, then returns \"done\".",
             object(
-                json!({"ms": integer("Total duration (default 1000)."), "steps": integer("Progress notifications to send (default 5).")}),
+                json!({
+                    "ms": integer("Total duration (default 1000)."),
+                    "steps": integer("Progress notifications to send (default 5)."),
+                    "message": string("Text before each progress message's \"step N of M\"."),
+                }),
                 &[],
             ),
         ),
@@ -147,6 +151,7 @@ pub(crate) fn definitions(extra_tool: bool) -> Vec<Value> {
                 json!({
                     "level": {"type": "string", "enum": ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]},
                     "message": string("The log text."),
+                    "logger": string("The logger's name (default: the server's name)."),
                 }),
                 &["level", "message"],
             ),

@@ -44,6 +44,7 @@ fn wait_ms(args: &Args<'_>, name: &str, default: Option<u64>) -> Result<u64, Cal
 pub(super) async fn slow(ctx: &Ctx, args: &Args<'_>) -> CallResult {
     let ms = wait_ms(args, "ms", Some(1000))?;
     let steps = args.opt_u64("steps")?.unwrap_or(5);
+    let prefix = args.opt_str("message")?.unwrap_or_default();
     if steps > MAX_STEPS {
         return Err(CallError::Tool(format!("`steps` is at most {MAX_STEPS}")));
     }
@@ -57,7 +58,7 @@ pub(super) async fn slow(ctx: &Ctx, args: &Args<'_>) -> CallResult {
                     "progressToken": token,
                     "progress": step,
                     "total": steps,
-                    "message": format!("step {step} of {steps}"),
+                    "message": format!("{prefix}step {step} of {steps}"),
                 }),
             );
         }
@@ -123,7 +124,7 @@ pub(super) fn log(ctx: &Ctx, args: &Args<'_>) -> CallResult {
     if send {
         ctx.sink.notification(
             "notifications/message",
-            &logging::message_params(level, message),
+            &logging::message_params(level, message, args.opt_str("logger")?),
         );
     }
     Ok(text_result("logged"))

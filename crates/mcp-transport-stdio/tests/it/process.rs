@@ -90,6 +90,62 @@ async fn env_and_cwd_reach_the_server() {
     bounded(t.close()).await;
 }
 
+/// The names of the variables a script saw, from its `env` output.
+fn names_seen(env_output: &str) -> Vec<String> {
+    env_output
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_server_inherits_only_the_essentials_its_env_and_the_names_it_passes() {
+    // Issue 22: before, every server inherited the client's whole environment, cloud keys
+    // and tokens included. `cargo test` and nextest set CARGO_MANIFEST_DIR for the test
+    // process: a variable that is not essential, standing for any secret.
+    assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+    let dir = TempDir::new();
+    let script = r#"env > "$OUT.tmp"; mv "$OUT.tmp" "$OUT"; cat >/dev/null"#;
+    let seen = async |config: mcp_transport_stdio::StdioConfig, file: &str| {
+        let out = dir.file(file);
+        let t = start(
+            config.with_env([("OUT", out.to_str().unwrap())]),
+            Arc::new(NoopHandler),
+        )
+        .await;
+        eventually("the script to write", || out.exists()).await;
+        bounded(t.close()).await;
+        names_seen(&read(&out))
+    };
+
+    let names = seen(sh(script).with_env([("FROM_CONFIG", "1")]), "default").await;
+    for name in ["PATH", "OUT", "FROM_CONFIG"] {
+        assert!(names.iter().any(|n| n == name), "{name} missing: {names:?}");
+    }
+    assert!(
+        !names.iter().any(|n| n == "CARGO_MANIFEST_DIR"),
+        "a variable outside the allowlist was inherited: {names:?}"
+    );
+    for name in &names {
+        let essential = mcp_transport_stdio::ESSENTIAL_ENV_VARS.contains(&name.as_str());
+        // The shell adds its own (PWD, SHLVL, _).
+        let shell = ["PWD", "OLDPWD", "SHLVL", "_"].contains(&name.as_str());
+        assert!(
+            essential || shell || ["OUT", "FROM_CONFIG"].contains(&name.as_str()),
+            "{name} was inherited: {names:?}"
+        );
+    }
+
+    let names = seen(sh(script).with_env_vars(["CARGO_MANIFEST_DIR"]), "passed").await;
+    assert!(names.iter().any(|n| n == "CARGO_MANIFEST_DIR"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "CARGO_PKG_NAME"), "{names:?}");
+
+    let names = seen(sh(script).with_inherit_env(true), "inherited").await;
+    for name in ["CARGO_MANIFEST_DIR", "CARGO_PKG_NAME"] {
+        assert!(names.iter().any(|n| n == name), "{name} missing: {names:?}");
+    }
+}
+
 #[tokio::test]
 async fn stderr_tail_is_kept_and_bounded() {
     // Many lines: only the last few are kept.
