@@ -88,7 +88,7 @@ impl Core {
                     if error.needs_login() {
                         tracing::error!(target: "mcp::proxy", "{}", upstreams.login_message(&server));
                     } else {
-                        tracing::error!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&error), "could not connect");
+                        tracing::error!(target: "mcp::proxy", %server, error = %crate::reply::cause(&error), "could not connect");
                     }
                     lock(&self.failures).push((server, told));
                 }

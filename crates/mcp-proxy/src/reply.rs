@@ -59,10 +59,7 @@ pub(crate) fn from_manager(server: &str, error: &ManagerError, login: &LoginHint
     if error.needs_login() || awaits_login {
         return internal(login_message(server, login));
     }
-    internal(format!(
-        "MCP server \"{server}\": {}",
-        mcp_types::error_chain(error)
-    ))
+    internal(format!("MCP server \"{server}\": {}", cause(error)))
 }
 
 /// [`from_manager`] for an error of the server's client.
@@ -73,19 +70,24 @@ pub(crate) fn from_client(server: &str, error: &ClientError, login: &LoginHint) 
     if error.login_required().unwrap_or(false) || error.http_status() == Some(401) {
         return internal(login_message(server, login));
     }
-    internal(format!(
-        "MCP server \"{server}\": {}",
-        mcp_types::error_chain(error)
-    ))
+    internal(format!("MCP server \"{server}\": {}", cause(error)))
+}
+
+/// `error` and its causes as a host or a log may see them: every URL in them redacted
+/// (a connect error quotes the server's URL, which may carry a password or a key).
+pub(crate) fn cause(error: &dyn std::error::Error) -> String {
+    mcp_types::redact_urls_in(&mcp_types::error_chain(error).to_string()).into_owned()
 }
 
 /// What to tell a person whose server needs a login (the one error a host gets for a
 /// server whose OAuth tokens are missing or refused).
 pub(crate) fn login_message(server: &str, login: &LoginHint) -> String {
+    // Redacted here too: a library host's hint may quote a URL as it was configured.
+    let command = login(server);
     format!(
         "MCP server \"{server}\" needs you to log in: run `{}` in a terminal, then restart \
          the proxy",
-        login(server)
+        mcp_types::redact_urls_in(&command)
     )
 }
 

@@ -334,3 +334,36 @@ async fn a_server_that_cannot_start_fails_the_handshake_with_its_reason() {
     drop(serving);
     proxy.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_url_credentials_never_reach_the_host() {
+    // A typo in the port: the configuration error quotes the URL as configured, password
+    // and key included.
+    let url = "http://alice:pa55word@127.0.0.1:99999/mcp?api_key=k3y-in-query";
+    let config = mcp_client::ServerConfig::remote(mcp_client::TransportKind::Http, url);
+    let proxy = proxy_of(std::collections::BTreeMap::from([
+        (
+            "typo".to_owned(),
+            mcp_manager::config::ServerEntry::new("typo", config),
+        ),
+        (
+            "open".to_owned(),
+            mcp_manager::config::ServerEntry::new("open", mcp_integration_tests::server(&[])),
+        ),
+    ]));
+    let (host, _serving) = host(&proxy, legacy_host()).await;
+    let instructions = host.instructions().unwrap_or_default();
+    assert!(
+        instructions.contains("- typo: MCP server \"typo\": "),
+        "{instructions}"
+    );
+    assert!(
+        instructions.contains("127.0.0.1:99999/mcp"),
+        "the error quotes the URL: {instructions}"
+    );
+    for secret in ["pa55word", "k3y-in-query"] {
+        assert!(!instructions.contains(secret), "{secret}: {instructions}");
+    }
+    host.close().await;
+    proxy.shutdown().await;
+}

@@ -38,10 +38,12 @@ pub(crate) struct LoginCommand {
 }
 
 impl LoginCommand {
-    /// The command that logs in to `server`: the flags that chose it, then `login`.
+    /// The command that logs in to `server`: the flags that chose it, then `login`. A URL
+    /// is quoted redacted, as every hint quotes one: it may carry a password or a key, and
+    /// this text goes to the host and into its logs.
     fn for_server(&self, server: &str) -> String {
         match (&self.url, &self.config) {
-            (Some(url), _) => format!("mcp --url {url} login"),
+            (Some(url), _) => format!("mcp --url {} login", mcp_types::redact_url(url)),
             (None, Some(path)) => format!("mcp --config {} login {server}", path.display()),
             (None, None) => format!("mcp login {server}"),
         }

@@ -298,7 +298,7 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Send one JSON-RPC line and read lines until the answer to `id`.
-fn exchange(
+pub(crate) fn exchange(
     stdin: &mut impl std::io::Write,
     stdout: &mut impl BufRead,
     message: Value,

@@ -245,7 +245,7 @@ impl Host {
                 if upstreams.only().is_some() {
                     return Err(upstreams.client_error(&server, &e));
                 }
-                tracing::warn!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&e), "could not set the log level");
+                tracing::warn!(target: "mcp::proxy", %server, error = %crate::reply::cause(&e), "could not set the log level");
             }
         }
         reply::encode(&json!({}))

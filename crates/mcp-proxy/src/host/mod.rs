@@ -211,7 +211,7 @@ impl Host {
             Err(mcp_jsonrpc::Error::Rpc(e)) => Err(e),
             Err(e) => Err(internal(format!(
                 "the host did not answer {method}: {}",
-                mcp_types::error_chain(&e)
+                crate::reply::cause(&e)
             ))),
         }
     }
@@ -288,7 +288,7 @@ impl TransportHandler for HostHandler {
     }
 
     fn on_error(&self, error: &mcp_jsonrpc::Error) {
-        tracing::debug!(target: "mcp::proxy", error = %mcp_types::error_chain(error), "host connection");
+        tracing::debug!(target: "mcp::proxy", error = %crate::reply::cause(error), "host connection");
     }
 
     fn on_closed(&self) {

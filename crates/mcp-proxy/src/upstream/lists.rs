@@ -82,7 +82,7 @@ impl Upstreams {
                 // One server's answer stands alone as it is when there is only one.
                 Err(e) if self.only().is_some() => return Err(self.client_error(&server, &e)),
                 Err(e) => {
-                    tracing::warn!(target: "mcp::proxy", %server, error = %mcp_types::error_chain(&e), "could not list resource templates");
+                    tracing::warn!(target: "mcp::proxy", %server, error = %crate::reply::cause(&e), "could not list resource templates");
                 }
             }
         }
