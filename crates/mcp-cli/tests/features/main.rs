@@ -22,6 +22,7 @@ mod oauth_journeys;
 mod oauth_support;
 mod ping;
 mod proxy;
+mod proxy_login;
 mod proxy_rules;
 mod pty;
 mod requests;

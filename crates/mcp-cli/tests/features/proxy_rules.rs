@@ -19,14 +19,14 @@ use crate::trust::sessions_started;
 const SECRET: (&str, &str) = ("MCP_TEST_PROXY_SECRET", "s3cret-proxy-token");
 
 /// A host's pipes to a started `mcp ARGS` (in `dir`, with `env`).
-struct Host {
+pub(crate) struct Host {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
 }
 
 impl Host {
-    fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = command(dir, args, env).spawn().expect("spawn mcp proxy");
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
@@ -38,13 +38,13 @@ impl Host {
     }
 
     /// Send `message` and read until the answer to `id`.
-    fn ask(&mut self, message: Value, id: u64) -> Value {
+    pub(crate) fn ask(&mut self, message: Value, id: u64) -> Value {
         let stdin = self.stdin.as_mut().expect("the host's stdin is open");
         exchange(stdin, &mut self.stdout, message, id)
     }
 
     /// The legacy handshake, as every SDK host begins.
-    fn initialize(&mut self) -> Value {
+    pub(crate) fn initialize(&mut self) -> Value {
         let answer = self.ask(initialize(), 1);
         let stdin = self.stdin.as_mut().expect("stdin");
         writeln!(
@@ -75,7 +75,7 @@ impl Host {
     }
 
     /// Close the host's end and wait (bounded) for the proxy to exit; its stderr.
-    fn close(mut self) -> String {
+    pub(crate) fn close(mut self) -> String {
         drop(self.stdin.take());
         let status = self
             .child
