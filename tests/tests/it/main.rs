@@ -5,6 +5,7 @@
 //! and every file there is linked into a binary of its own, which costs link time and disk
 //! (about 50 MB each in a debug build). nextest still runs every test in its own process.
 
+mod close_tasks;
 mod detect_transport;
 mod driver_behaviour;
 mod eras;
