@@ -8,6 +8,7 @@
 mod close_tasks;
 mod detect_transport;
 mod driver_behaviour;
+mod era_probe_auth;
 mod eras;
 mod error_chains;
 mod fuzz_corpora;
