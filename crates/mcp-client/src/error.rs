@@ -307,6 +307,22 @@ pub(crate) fn session_expired(error: &SessionError) -> bool {
     }
 }
 
+/// Whether the session's error is an authorization refusal ([`mcp_http::Error::is_authorization`]):
+/// it says who we are, not which revision the server speaks.
+pub(crate) fn authorization_refused(error: &SessionError) -> bool {
+    #[cfg(any(feature = "http", feature = "sse"))]
+    {
+        error
+            .transport_error::<mcp_http::Error>()
+            .is_some_and(mcp_http::Error::is_authorization)
+    }
+    #[cfg(not(any(feature = "http", feature = "sse")))]
+    {
+        let _ = error;
+        false
+    }
+}
+
 /// Whether the session's error says a stdio server could not be started.
 pub(crate) fn spawn_failed(error: &SessionError) -> bool {
     #[cfg(feature = "stdio")]

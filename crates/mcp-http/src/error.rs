@@ -239,6 +239,21 @@ impl Error {
         }
     }
 
+    /// Whether the server refused us for who we are: an auth hook's
+    /// [`Error::Authorization`] (a login needed, a scope it cannot get), or an HTTP 401 or
+    /// 403 no hook turned into a retry. Nothing about the request's content or revision:
+    /// the same server refuses any other request the same way.
+    pub fn is_authorization(&self) -> bool {
+        matches!(
+            self,
+            Self::Authorization { .. }
+                | Self::Status {
+                    status: 401 | 403,
+                    ..
+                }
+        )
+    }
+
     /// Whether the server forgot our session ([`Error::SessionExpired`]).
     pub fn is_session_expired(&self) -> bool {
         matches!(self, Self::SessionExpired { .. })

@@ -21,6 +21,7 @@ use http_body_util::Full;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
 
 use crate::Error;
 use crate::response_body::ResponseBody;
@@ -52,6 +53,9 @@ struct Shared {
     /// The `Host` header of the last origin used (a client nearly always talks to one):
     /// checking and copying it on every request cost more than the rest of the rewrite.
     host: Mutex<Option<(Authority, HeaderValue)>>,
+    /// The task of every connection this pool opened that may still run (finished ones
+    /// are dropped as new ones start), so [`H1Pool::shutdown`] can wait for them.
+    tasks: Mutex<Vec<JoinHandle<()>>>,
 }
 
 struct Idle {
@@ -147,7 +151,27 @@ impl H1Pool {
                 idle: Mutex::new(Vec::new()),
                 idle_timeout,
                 host: Mutex::new(None),
+                tasks: Mutex::new(Vec::new()),
             }),
+        }
+    }
+
+    /// Close every idle connection and wait, up to `within`, until the task of every
+    /// connection this pool opened has ended (a transport closing: nothing of it may
+    /// outlive its `close`). A connection still leased ends when its lease and response
+    /// body are dropped; one that has not by then is aborted.
+    pub(crate) async fn shutdown(&self, within: Duration) {
+        // Dropping an idle sender ends its connection: hyper's connection future returns
+        // once no sender is left and no exchange runs.
+        drop(std::mem::take(&mut *lock(&self.shared.idle)));
+        let tasks = std::mem::take(&mut *lock(&self.shared.tasks));
+        let deadline = tokio::time::Instant::now() + within;
+        for mut task in tasks {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                tracing::debug!("a pooled HTTP/1.1 connection outlived the close; aborted");
+                task.abort();
+                let _ = task.await;
+            }
         }
     }
 
@@ -165,7 +189,7 @@ impl H1Pool {
         to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
         let (mut sender, reused) = match self.checkout_ready(&origin).await {
             Some(sender) => (sender, true),
-            None => (connect(&origin).await?, false),
+            None => (connect(&self.shared, &origin).await?, false),
         };
         let response = match sender.try_send_request(request).await {
             Ok(response) => response,
@@ -175,7 +199,7 @@ impl H1Pool {
                         error = %error_chain(e.error()),
                         "idle connection closed before the request was sent; retrying on a new one"
                     );
-                    sender = connect(&origin).await?;
+                    sender = connect(&self.shared, &origin).await?;
                     sender
                         .try_send_request(request)
                         .await
@@ -261,8 +285,8 @@ fn host_value(uri: &Uri) -> Result<HeaderValue, Error> {
     .map_err(|_| Error::Config(format!("invalid host in the URL: {host:?}")))
 }
 
-/// A new connection to `origin`, its connection task spawned.
-async fn connect(origin: &Authority) -> Result<Sender, Error> {
+/// A new connection to `origin`, its connection task spawned and kept in `pool`.
+async fn connect(pool: &Shared, origin: &Authority) -> Result<Sender, Error> {
     let shown = origin.host();
     let port = origin.port_u16().unwrap_or(80);
     let stream = tcp_connect(shown, port)
@@ -277,11 +301,14 @@ async fn connect(origin: &Authority) -> Result<Sender, Error> {
     })?;
     // One task per connection, for its whole life: it ends when the server closes the
     // connection, or when the sender (pooled or leased) and any body being read are dropped.
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         if let Err(e) = connection.await {
             tracing::debug!(error = %error_chain(&e), "pooled HTTP/1.1 connection failed");
         }
     });
+    let mut tasks = lock(&pool.tasks);
+    tasks.retain(|task| !task.is_finished());
+    tasks.push(task);
     Ok(sender)
 }
 

@@ -100,7 +100,8 @@ impl SseStream {
     }
 
     /// The first bytes of the data of the event [`next_event`](Self::next_event) last
-    /// refused as too large (see [`mcp_jsonrpc::OVERSIZED_HEAD_BYTES`]): what
+    /// refused as too large (see [`mcp_jsonrpc::OVERSIZED_HEAD_BYTES`]): what a transport
+    /// hands on as [`Inbound::TooLarge`](mcp_jsonrpc::Inbound::TooLarge), and
     /// [`SessionState::handle_too_large`](mcp_jsonrpc::SessionState::handle_too_large) reads
     /// the request id from.
     pub fn take_oversized_head(&mut self) -> Option<Vec<u8>> {

@@ -1,6 +1,7 @@
 //! One POST: a request whose reply is a JSON body or an SSE stream, or a frame nobody
-//! answers (a notification, a reply to the server, a cancellation). Each runs on a task of
-//! the transport's own and hands what it reads to the session through the transport.
+//! answers (a notification, a reply to the server, a cancellation). Each is a future in
+//! the transport's `Exchanges`, polled on the session's driver task, and hands what it reads
+//! to the session through the transport's bounded queue.
 
 use std::sync::Arc;
 

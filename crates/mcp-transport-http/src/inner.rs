@@ -226,6 +226,14 @@ impl Inner {
         let cap = Duration::from_secs(2);
         self.config.timeout.map_or(cap, |t| t.min(cap))
     }
+
+    /// The transport closes: wait for the task of every connection it opened (bounded).
+    pub(crate) async fn shutdown_client(&self) {
+        self.sender
+            .client()
+            .shutdown(self.housekeeping_timeout())
+            .await;
+    }
 }
 
 /// Whether a 400 body says the session is unknown ("Session not found", "No valid session

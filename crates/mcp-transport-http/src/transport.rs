@@ -165,6 +165,8 @@ impl Transport for HttpTransport {
                     Err(_) => tracing::debug!("DELETE of the session timed out"),
                 }
             }
+            // Last: the DELETE's connection went back to the pool.
+            inner.shutdown_client().await;
         })
     }
 

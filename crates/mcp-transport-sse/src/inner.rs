@@ -78,6 +78,14 @@ impl Inner {
         self.config.timeout.map_or(cap, |t| t.min(cap))
     }
 
+    /// The transport closes: wait for the task of every connection it opened (bounded).
+    pub(crate) async fn shutdown_client(&self) {
+        self.sender
+            .client()
+            .shutdown(self.housekeeping_timeout())
+            .await;
+    }
+
     /// Send one request to `url` with the configured headers (only when `url` is on the
     /// configured origin), through [`HttpSender`] (the auth hook's single retry after a
     /// 401/403, same-origin redirects). A 2xx reply is returned for the caller to read; any

@@ -156,6 +156,7 @@ impl Transport for SseTransport {
             self.reader.abort();
             self.exchanges.abort_requests();
             self.exchanges.finish(grace).await;
+            self.inner.shutdown_client().await;
         })
     }
 

@@ -4,8 +4,9 @@
 //!
 //! The probe carries the request `_meta`. A `-32022` with `data.supported` picks the best
 //! common revision and the probe is sent once more; any other modern error (`-32020`,
-//! `-32021`) means the server is modern and refused us. Any other error, or a timeout,
-//! means a legacy server: fall back.
+//! `-32021`) means the server is modern and refused us, and so does an authorization
+//! refusal (HTTP 401/403, an auth hook's login or scope error), which stands as itself
+//! whatever the era. Any other error, or a timeout, means a legacy server: fall back.
 
 use mcp_jsonrpc::{RequestOptions, Session};
 use mcp_types::{
@@ -113,6 +114,11 @@ async fn discover(session: &Session, options: &ClientOptions) -> Result<Dialect,
                     || crate::error::spawn_failed(&e) =>
             {
                 return Err(Probe::Modern(explain_early_close(session, e)));
+            }
+            // Refused for who we are (a login, a scope): `initialize` would meet the same
+            // refusal (and an auth hook would be asked twice), so it stands as itself.
+            Err(e) if crate::error::authorization_refused(&e) => {
+                return Err(Probe::Modern(e.into()));
             }
             Err(e) => return Err(Probe::Legacy(e.into())),
         };
