@@ -14,26 +14,11 @@ use serde_json::{Value, json};
 use wait_timeout::ChildExt;
 
 use crate::support::{LIMIT, dir_with_config, exe};
+use crate::third_party::{PYTHON_SDK_ENV, installed};
 
-/// The variables `cargo xtask ci` sets to the installed SDKs.
-const PYTHON_SDK_ENV: &str = "MCP_TEST_PYTHON_SDK";
+/// The variable `cargo xtask ci` sets to the TypeScript SDK's package directory (the
+/// Python SDK's is `third_party`'s, which installs it for its own tests too).
 const TYPESCRIPT_SDK_ENV: &str = "MCP_TEST_TYPESCRIPT_SDK";
-
-/// The path `variable` names; `None` (the test is skipped, and says so) outside CI when it
-/// is unset. Under CI it must be set: a skipped third-party test would pass without
-/// testing anything.
-fn installed(variable: &str) -> Option<PathBuf> {
-    match std::env::var_os(variable) {
-        Some(path) => Some(PathBuf::from(path)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("{variable} is not set: run the tests through `cargo xtask ci`")
-        }
-        None => {
-            eprintln!("skipped: {variable} is not set (`cargo xtask ci` sets it)");
-            None
-        }
-    }
-}
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -41,15 +26,20 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `mcp --stdio "mcp __demo-server" proxy`: one server, passed through.
-fn one_server() -> Vec<String> {
-    let demo = format!("{} __demo-server", exe().display());
+/// `--stdio "mcp __demo-server"`: one server, which a proxy passes through.
+fn one_server_flags() -> Vec<String> {
     vec![
-        exe().display().to_string(),
         "--stdio".into(),
-        demo,
-        "proxy".into(),
+        format!("{} __demo-server", exe().display()),
     ]
+}
+
+/// `mcp --stdio "mcp __demo-server" proxy`.
+fn one_server() -> Vec<String> {
+    let mut command = vec![exe().display().to_string()];
+    command.extend(one_server_flags());
+    command.push("proxy".into());
+    command
 }
 
 /// A directory whose `.mcp.json` holds two demo servers, `demo` and `other`: a gateway.
@@ -236,17 +226,20 @@ fn the_python_sdk_uses_mcp_proxy_listen_in_both_eras() {
     };
     let gateway = two_servers();
     let config = gateway.path().join(".mcp.json").display().to_string();
-    let listening = Listening::start(gateway.path(), &["--config".into(), config]);
-    for (mode, revision) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
-        let target = vec!["http".to_owned(), listening.url.clone()];
-        let result = host(
-            &python_host(mode, "mcp__demo__", &python),
-            &target,
-            gateway.path(),
-            (PYTHON_SDK_ENV, &python),
-        );
-        assert_eq!(result["protocol"], revision, "{result}");
-        assert_journey(&result, "mcp__demo__", "python");
+    let through_two = Listening::start(gateway.path(), &["--config".into(), config]);
+    let through_one = Listening::start(gateway.path(), &one_server_flags());
+    for (listening, prefix) in [(&through_one, ""), (&through_two, "mcp__demo__")] {
+        for (mode, revision) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
+            let target = vec!["http".to_owned(), listening.url.clone()];
+            let result = host(
+                &python_host(mode, prefix, &python),
+                &target,
+                gateway.path(),
+                (PYTHON_SDK_ENV, &python),
+            );
+            assert_eq!(result["protocol"], revision, "{result}");
+            assert_journey(&result, prefix, "python");
+        }
     }
 }
 
@@ -276,15 +269,18 @@ fn the_typescript_sdk_uses_mcp_proxy_over_stdio_and_listen() {
     );
     assert_journey(&result, "mcp__other__", "typescript");
     let config = gateway.path().join(".mcp.json").display().to_string();
-    let listening = Listening::start(gateway.path(), &["--config".into(), config]);
-    let target = vec!["http".to_owned(), listening.url.clone()];
-    let result = host(
-        &typescript_host("mcp__demo__"),
-        &target,
-        gateway.path(),
-        (TYPESCRIPT_SDK_ENV, &sdk),
-    );
-    assert_journey(&result, "mcp__demo__", "typescript");
+    let through_two = Listening::start(gateway.path(), &["--config".into(), config]);
+    let through_one = Listening::start(gateway.path(), &one_server_flags());
+    for (listening, prefix) in [(&through_one, ""), (&through_two, "mcp__demo__")] {
+        let target = vec!["http".to_owned(), listening.url.clone()];
+        let result = host(
+            &typescript_host(prefix),
+            &target,
+            gateway.path(),
+            (TYPESCRIPT_SDK_ENV, &sdk),
+        );
+        assert_journey(&result, prefix, "typescript");
+    }
 }
 
 /// Whether process `pid` is alive (and not a zombie).
