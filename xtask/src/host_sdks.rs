@@ -7,12 +7,8 @@
 //! - The Python SDK (PyPI `mcp`): the environment `third_party::python_sdk` makes, through
 //!   `third_party::PYTHON_SDK_ENV`.
 
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use anyhow::{Context, Result, bail};
-
-use crate::process::run;
 
 /// The pinned release of the TypeScript SDK.
 pub const TYPESCRIPT_SDK_VERSION: &str = "1.32.2";
@@ -27,33 +23,13 @@ const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk";
 /// version is there); returns its package directory.
 pub fn typescript_sdk(root: &Path) -> Result<PathBuf> {
     let prefix = root.join("target").join("typescript-sdk");
-    let package = prefix.join("node_modules").join(TYPESCRIPT_SDK);
-    let installed = || {
-        let text = std::fs::read_to_string(package.join("package.json")).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        json.get("version")?.as_str().map(str::to_owned)
-    };
-    if installed().as_deref() == Some(TYPESCRIPT_SDK_VERSION) {
-        eprintln!("{TYPESCRIPT_SDK}@{TYPESCRIPT_SDK_VERSION} already installed");
-        return Ok(package);
-    }
-    std::fs::create_dir_all(&prefix)?;
-    run(Command::new("npm")
-        .args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--ignore-scripts",
-            "--prefix",
-        ])
-        .arg(&prefix)
-        .arg(format!("{TYPESCRIPT_SDK}@{TYPESCRIPT_SDK_VERSION}")))
-    .context("installing the TypeScript SDK with npm (is Node.js with npm installed?)")?;
-    match installed() {
-        Some(v) if v == TYPESCRIPT_SDK_VERSION => Ok(package),
-        other => bail!(
-            "npm installed {TYPESCRIPT_SDK} but {} holds {other:?}",
-            package.display()
-        ),
-    }
+    // No install scripts: the SDK and its dependencies are plain JavaScript.
+    crate::third_party::npm_pinned(
+        &prefix,
+        TYPESCRIPT_SDK,
+        TYPESCRIPT_SDK_VERSION,
+        &["--ignore-scripts"],
+        |_| true,
+    )
+    .context("installing the TypeScript SDK with npm (is Node.js with npm installed?)")
 }
