@@ -4,8 +4,11 @@
 //! revision (2025-11-25, after `initialize`) and in 2026-07-28 (`--modern`: stateless,
 //! `_meta` and headers on every request), runs `mcp-bench-floor` and `mcp-bench` back to
 //! back on the same bench server for each case (sequential 5000, 20000 with 64 in flight,
-//! 500 × 1 MB), `--repeat` times alternating, keeping each client's fastest run. Then 50 concurrent connects against one, per
-//! transport. Speed is reported, never asserted: the command fails only when a benchmark itself fails.
+//! 500 × 1 MB), `--repeat` times alternating, keeping each client's fastest run. Then 50
+//! concurrent connects against one, per transport, and 50 stdio servers connected at once
+//! through `mcp-manager` beside the same done bare (time until every tool list is in, peak
+//! RSS). Speed is reported, never asserted: the command fails only when a benchmark itself
+//! fails.
 //!
 //! `cargo xtask bench --callgrind` counts instructions instead (valgrind), for a fixed stdio
 //! run of both clients: repeatable on a noisy machine, to compare commits.
@@ -121,7 +124,29 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
         args.extend(server.target_args());
         connects.push((transport, run_report(&binaries.connect, &args)?));
     }
-    print_table(&rows, &connects, repeat);
+    // Many stdio servers at once through mcp-manager, beside the same spawns and
+    // handshakes done bare: time until every tool list is in, and peak RSS.
+    eprintln!("bench: stdio, {CONNECT_COUNT} servers through the manager and bare");
+    let server = Server::start(&binaries, "stdio", false)?;
+    let (mut bare, mut managed): (Option<Value>, Option<Value>) = (None, None);
+    for _ in 0..repeat {
+        for (many, best) in [("bare", &mut bare), ("manager", &mut managed)] {
+            let mut args = vec![
+                "--count".to_owned(),
+                CONNECT_COUNT.to_owned(),
+                "--many".to_owned(),
+                many.to_owned(),
+            ];
+            args.extend(server.target_args());
+            let report = run_report(&binaries.connect, &args)?;
+            let secs = |r: &Value| r["all_secs"].as_f64().unwrap_or(f64::INFINITY);
+            if best.as_ref().is_none_or(|b| secs(&report) < secs(b)) {
+                *best = Some(report);
+            }
+        }
+    }
+    let many = (bare.expect("repeat >= 1"), managed.expect("repeat >= 1"));
+    print_table(&rows, &connects, &many, repeat);
     Ok(())
 }
 
@@ -301,7 +326,7 @@ fn verdict(ratio: f64, target: f64) -> &'static str {
     if ratio <= target { "ok" } else { "OVER" }
 }
 
-fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
+fn print_table(rows: &[Row], connects: &[(&str, Value)], many: &(Value, Value), repeat: usize) {
     let runtime = std::env::var("MCP_BENCH_RUNTIME").unwrap_or_else(|_| "default".into());
     println!(
         "\nclient vs floor (best of {repeat}; MCP_BENCH_RUNTIME={runtime}); ratio = client / floor\n"
@@ -352,6 +377,29 @@ fn print_table(rows: &[Row], connects: &[(&str, Value)], repeat: usize) {
             verdict(times, CONNECT_TARGET),
         );
     }
+    let (bare, managed) = many;
+    let secs = |r: &Value| r["all_secs"].as_f64().unwrap_or(f64::NAN);
+    let rss = |r: &Value| r["max_rss_kb"].as_u64().unwrap_or(0);
+    let time = ratio(secs(managed), secs(bare));
+    let memory = ratio(rss(managed) as f64, rss(bare) as f64);
+    println!(
+        "{:<35} {:>9.4} {:>9.4} {:>6.2} {:>6} {:<4} {:>9} {:>9} {:>9} {:>6.2} {:<4}",
+        format!("stdio  {CONNECT_COUNT} servers, manager/bare"),
+        secs(bare),
+        secs(managed),
+        time,
+        "",
+        "",
+        "",
+        "",
+        rss(bare),
+        memory,
+        verdict(memory, RSS_TARGET),
+    );
+    println!(
+        "  (time until every tool list is in; RSS of the manager's process: {} kB)",
+        rss(managed)
+    );
 }
 
 /// `--callgrind`: instructions executed by each client for the same fixed stdio run, at

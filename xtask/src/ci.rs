@@ -29,6 +29,8 @@ pub enum Step {
     Layering,
     /// Unit, integration and doc tests (nextest when installed).
     Test,
+    /// Every example of mcp-client and mcp-manager, run against the test server.
+    Examples,
     /// `cargo clippy --workspace --all-targets --all-features -- -D warnings`
     Clippy,
     /// `cargo doc` with warnings denied.
@@ -45,10 +47,11 @@ pub enum Step {
 
 impl Step {
     /// Every step, in running order.
-    pub const ALL: [Step; 8] = [
+    pub const ALL: [Step; 9] = [
         Step::Fmt,
         Step::Layering,
         Step::Test,
+        Step::Examples,
         Step::Clippy,
         Step::Doc,
         Step::NoDefaultFeatures,
@@ -70,6 +73,7 @@ impl Step {
                 "warnings",
             ])),
             Step::Test => test_step(env),
+            Step::Examples => crate::examples::examples_step(env),
             Step::Doc => {
                 // Append rather than replace, so a caller's own RUSTDOCFLAGS still apply.
                 let mut flags = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
@@ -296,6 +300,7 @@ mod tests {
                 "fmt",
                 "layering",
                 "test",
+                "examples",
                 "clippy",
                 "doc",
                 "no-default-features",

@@ -15,6 +15,7 @@ mod bench;
 mod ci;
 mod conformance;
 mod disk;
+mod examples;
 mod fuzz;
 mod layering;
 mod metadata;

@@ -5,7 +5,8 @@
 //! authorization server or the MCP server demand (`use_dpop_nonce`, `DPoP-Nonce`) are kept
 //! and put in the next proofs.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use mcp_types::sync::lock;
+use std::sync::{Arc, Mutex};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -156,10 +157,6 @@ pub(crate) fn htu(url: &Url) -> String {
     url.set_query(None);
     url.set_fragment(None);
     url.to_string()
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// One provider's DPoP state: its key (made on first use, or the one stored with the

@@ -147,15 +147,39 @@ impl From<AuthError> for mcp_http::Error {
         match error {
             AuthError::Http(inner) => inner,
             // "login required: <why>": the caller names the server.
-            AuthError::LoginRequired { reason, .. } => Self::Authorization {
-                login_required: true,
-                message: reason,
-            },
-            other => Self::Authorization {
-                login_required: other.is_login_required(),
-                // The whole chain: the message is all the HTTP error keeps of it.
-                message: mcp_types::error_chain(&other).to_string(),
-            },
+            AuthError::LoginRequired { reason, .. } => Self::authorization(true, reason),
+            // The OAuth error itself, typed, as the cause: "authorization failed: <it>".
+            other => Self::authorization_from(other.is_login_required(), other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn an_oauth_failure_rides_in_the_http_error_typed_and_once() {
+        let http = mcp_http::Error::from(AuthError::Visit("the browser did not open".into()));
+        assert_eq!(http.to_string(), "authorization failed");
+        assert_eq!(http.login_required(), Some(false));
+        let cause = http.source().expect("the OAuth error is the cause");
+        assert!(matches!(
+            cause.downcast_ref::<AuthError>(),
+            Some(AuthError::Visit(why)) if why == "the browser did not open"
+        ));
+        assert_eq!(
+            mcp_types::error_chain(&http).to_string(),
+            "authorization failed: authorization visit failed: the browser did not open"
+        );
+        // A login a person must make says what to do, with nothing under it.
+        let login = mcp_http::Error::from(AuthError::LoginRequired {
+            reason: "run `mcp login s`".into(),
+            server: "s".into(),
+        });
+        assert_eq!(login.to_string(), "login required: run `mcp login s`");
+        assert!(login.source().is_none());
     }
 }

@@ -1,6 +1,7 @@
 //! [`OAuthProvider`]: one server's OAuth client, as an `mcp-http` auth hook.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use mcp_types::sync::lock;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_http::{AuthFailure, AuthHeaders, AuthHook, AuthRequest, HttpClient};
@@ -99,10 +100,6 @@ impl std::fmt::Debug for OAuthProvider {
             .field("state", &self.state())
             .finish_non_exhaustive()
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl OAuthProvider {

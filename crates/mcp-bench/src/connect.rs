@@ -3,8 +3,14 @@
 //! connections are independent and mostly wait on their servers.
 //!
 //! ```text
-//! mcp-bench-connect --count N (--http URL | --stdio-server CMD ARGS…)
+//! mcp-bench-connect --count N [--many manager|bare] (--http URL | --stdio-server CMD ARGS…)
 //! ```
+//!
+//! `--many manager` connects N servers once, through one `mcp_manager::McpManager`
+//! (`connect_all`, which also lists each server's tools), and reports the time until every
+//! tool list is in and the peak RSS; `--many bare` does the same with no library at all
+//! (the floor's raw JSON lines: `initialize`, `notifications/initialized`, `tools/list` on
+//! N children at once), so the two rows compare what the manager costs for many servers.
 
 use std::time::{Duration, Instant};
 
@@ -15,8 +21,7 @@ use crate::client::connect;
 use crate::{ArgsError, BenchError, Target, max_rss_kb};
 
 /// Usage text.
-pub const CONNECT_USAGE: &str =
-    "usage: mcp-bench-connect --count N (--http URL | --stdio-server CMD ARGS…)";
+pub const CONNECT_USAGE: &str = "usage: mcp-bench-connect --count N [--many manager|bare] (--http URL | --stdio-server CMD ARGS…)";
 
 /// Single connects timed (their median is "one").
 const SINGLE_RUNS: usize = 5;
@@ -28,6 +33,18 @@ pub struct ConnectArgs {
     pub count: usize,
     /// The server.
     pub target: Target,
+    /// Connect `count` servers once, through the manager or bare, instead of timing one
+    /// client connect against `count` at once.
+    pub many: Option<Many>,
+}
+
+/// What `--many` connects with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Many {
+    /// One `McpManager` with `count` servers: `connect_all`, tool lists included.
+    Manager,
+    /// No library: the floor's JSON lines on `count` children at once.
+    Bare,
 }
 
 impl ConnectArgs {
@@ -38,7 +55,7 @@ impl ConnectArgs {
         S: Into<String>,
     {
         let mut args = args.into_iter().map(Into::into);
-        let (mut count, mut target) = (None, None);
+        let (mut count, mut target, mut many) = (None, None, None);
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--count" => {
@@ -52,6 +69,14 @@ impl ConnectArgs {
                             });
                         }
                     };
+                }
+                "--many" => {
+                    let value = args.next().ok_or(ArgsError::MissingValue("--many"))?;
+                    many = Some(match value.as_str() {
+                        "manager" => Many::Manager,
+                        "bare" => Many::Bare,
+                        _ => return Err(ArgsError::Unknown(value)),
+                    });
                 }
                 "--http" => {
                     let url = args.next().ok_or(ArgsError::MissingValue("--http"))?;
@@ -72,6 +97,7 @@ impl ConnectArgs {
         Ok(Self {
             count: count.ok_or(ArgsError::MissingValue("--count"))?,
             target: target.ok_or(ArgsError::Target)?,
+            many,
         })
     }
 }
@@ -104,8 +130,21 @@ impl ConnectReport {
     }
 }
 
-/// Time one connect (median of a few) and `count` concurrent connects.
+/// Time one connect (median of a few) and `count` concurrent connects; with `--many`,
+/// only the `count` servers at once (`one_secs` is then 0).
 pub async fn run_connect(args: &ConnectArgs) -> Result<ConnectReport, BenchError> {
+    if let Some(many) = args.many {
+        let all = match many {
+            Many::Manager => crate::many::through_manager(&args.target, args.count).await?,
+            Many::Bare => crate::many::bare(&args.target, args.count).await?,
+        };
+        let mut report = report(args, Duration::ZERO, all);
+        report.case = match many {
+            Many::Manager => "many-manager",
+            Many::Bare => "many-bare",
+        };
+        return Ok(report);
+    }
     // The first connect pays for cold caches (binary pages, DNS, ...): not timed.
     connect(&args.target).await?.close().await;
     let mut singles = Vec::with_capacity(SINGLE_RUNS);

@@ -30,6 +30,7 @@ pub mod connect;
 mod drive;
 mod error;
 pub mod floor;
+pub mod many;
 mod report;
 mod rss;
 mod runtime;

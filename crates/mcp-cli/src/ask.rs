@@ -21,7 +21,7 @@ pub(crate) fn on_terminal() -> bool {
 
 /// Holds the terminal for one conversation.
 pub(crate) fn conversation() -> MutexGuard<'static, ()> {
-    TERMINAL.lock().unwrap_or_else(|p| p.into_inner())
+    mcp_types::sync::lock(&TERMINAL)
 }
 
 /// Show `text` on stderr as it is (no newline added).

@@ -153,6 +153,7 @@ pub(crate) enum CliError {
     Usage(String),
     /// Where the demo server's executable is cannot be found.
     #[error("cannot locate the mcp executable to run the bundled demo server: {}", error_chain(.0))]
+    #[cfg_attr(not(feature = "demo-server"), allow(dead_code))]
     DemoExecutable(std::io::Error),
     /// Ctrl-C.
     #[error("interrupted")]
@@ -675,9 +676,6 @@ mod tests {
 
     /// An auth hook's "log in first", as the transports report it.
     fn mcp_client_http_login(message: &str) -> mcp_client::TransportError {
-        mcp_client::TransportError::new(mcp_http::Error::Authorization {
-            login_required: true,
-            message: message.into(),
-        })
+        mcp_client::TransportError::new(mcp_http::Error::authorization(true, message))
     }
 }

@@ -45,6 +45,7 @@ use crate::error::{CliError, EXIT_USAGE, exit};
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `mcp __demo-server`: this binary re-executed as the bundled demo server.
+    #[cfg(feature = "demo-server")]
     if args.get(1).is_some_and(|a| a == servers::DEMO_SERVER_ARG) {
         let rest = args
             .iter()

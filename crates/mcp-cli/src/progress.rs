@@ -44,7 +44,7 @@ impl ProgressDisplay {
     /// Remove the bar from the terminal.
     pub(crate) fn finish(&self) {
         if let Some(slot) = &self.bar
-            && let Some(bar) = slot.lock().unwrap_or_else(|p| p.into_inner()).take()
+            && let Some(bar) = mcp_types::sync::lock(slot).take()
         {
             bar.finish_and_clear();
         }
@@ -52,7 +52,7 @@ impl ProgressDisplay {
 }
 
 fn update(slot: &Mutex<Option<ProgressBar>>, p: &ProgressNotificationParams) {
-    let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+    let mut slot = mcp_types::sync::lock(slot);
     let bar = slot.get_or_insert_with(|| {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         let style = match p.total {

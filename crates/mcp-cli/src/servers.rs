@@ -18,10 +18,13 @@ use crate::scopes::{ConfigFile, Merged, Scope};
 use crate::server_logs::ServerLogs;
 
 /// The hidden first argument that makes `mcp` run the bundled demo server.
+#[cfg(feature = "demo-server")]
 pub(crate) const DEMO_SERVER_ARG: &str = "__demo-server";
 /// `MCP_DEMO_ALL_TOOLS=1` lists the demo server's fault-injection tools too.
+#[cfg(feature = "demo-server")]
 const DEMO_ALL_TOOLS_ENV: &str = "MCP_DEMO_ALL_TOOLS";
 /// The name of the bundled demo server.
+#[cfg(feature = "demo-server")]
 pub(crate) const DEMO_NAME: &str = "demo";
 /// The name of a server given with `--stdio` or `--url`.
 pub(crate) const ADHOC_NAME: &str = "adhoc";
@@ -115,6 +118,7 @@ impl ServerSet {
     }
 
     /// The bundled demo server, when no server is configured anywhere.
+    #[cfg(feature = "demo-server")]
     fn demo(settings: ClientSettings) -> Result<Self, CliError> {
         let exe = std::env::current_exe().map_err(CliError::DemoExecutable)?;
         // Its fault-injection tools are listed only when asked for.
@@ -126,6 +130,16 @@ impl ServerSet {
         let config = ServerConfig::stdio(exe.display().to_string(), args).with_inherit_env(true);
         let source = "the bundled demo (no server is configured: see `mcp add`)";
         Ok(Self::verbatim(DEMO_NAME, config, source, settings))
+    }
+
+    /// No server configured anywhere, and no demo server in this build: say what to name.
+    #[cfg(not(feature = "demo-server"))]
+    fn demo(_settings: ClientSettings) -> Result<Self, CliError> {
+        Err(CliError::Usage(
+            "no server is configured: add one with `mcp add`, or name one with --config FILE, \
+             --stdio COMMAND or --url URL (this build has no bundled demo server)"
+                .to_owned(),
+        ))
     }
 
     fn from_merged(merged: Merged, settings: ClientSettings) -> Self {
@@ -310,10 +324,7 @@ impl ServerSet {
             return Ok(connection(client));
         }
         // A new connection: it has not been sent --log-level yet.
-        self.log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(name);
+        mcp_types::sync::lock(&self.log_level_sent).remove(name);
         // Logged unexpanded: resolved values may hold secrets.
         tracing::debug!(target: "mcp::cli", server = name, config = ?entry.config, "connecting");
         // Waits for a reconnect the manager already runs, or connects anew.
@@ -348,12 +359,7 @@ impl ServerSet {
         let Some(level) = self.settings.log_level else {
             return Ok(());
         };
-        if !self
-            .log_level_sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned())
-        {
+        if !mcp_types::sync::lock(&self.log_level_sent).insert(name.to_owned()) {
             return Ok(());
         }
         if client.server_capabilities().logging.is_none() {
@@ -400,10 +406,7 @@ impl ServerSet {
             Ok(client) => client,
             Err(e) => return Err(crate::hints::explain(e, &config, &plain).await),
         };
-        self.direct
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(client.clone());
+        mcp_types::sync::lock(&self.direct).push(client.clone());
         tracing::info!(
             target: "mcp::cli",
             server = name,
@@ -496,6 +499,7 @@ impl ServerSet {
     /// provider): `mcp login` asks this first, so a server that needs no login is told so
     /// rather than sent through a registration it does not support. The connection made
     /// for this is closed at once.
+    #[cfg(feature = "oauth")]
     pub(crate) async fn answers_without_authorization(&self, name: &str) -> Result<(), CliError> {
         let entry = self.entry(name)?;
         let limit = self.connect_limit(entry);
@@ -584,12 +588,12 @@ impl ServerSet {
 
     /// Close every connection gracefully and stop reconnecting.
     pub(crate) async fn shutdown(&self) {
-        let direct = std::mem::take(&mut *self.direct.lock().unwrap_or_else(|p| p.into_inner()));
+        let direct = std::mem::take(&mut *mcp_types::sync::lock(&self.direct));
         for client in direct {
             client.close().await;
         }
         self.manager.shutdown().await;
-        let logs = self.logs.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let logs = mcp_types::sync::lock(&self.logs).take();
         if let Some(logs) = logs {
             logs.stop().await;
         }

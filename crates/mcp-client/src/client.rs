@@ -1,10 +1,9 @@
 //! [`Client`]: one initialized MCP session over one transport, with the typed API.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use crate::{Error, SessionError};
-use mcp_jsonrpc::{Inbox, RequestOptions, Session, SessionOptions, Transport, TransportHandler};
+use mcp_jsonrpc::{RequestOptions, Session, SessionOptions, Transport, TransportHandler};
 use mcp_types::{
     CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult, Era,
     GetPromptRequestParams, GetPromptResult, Implementation, InitializeResult, ListPromptsResult,
@@ -15,13 +14,11 @@ use mcp_types::{
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::{Mutex as AsyncMutex, broadcast, watch};
+use tokio::sync::{broadcast, watch};
 
 use crate::capability;
-use crate::connection::Connection;
+use crate::dialect::{self, Ctx, Dialect};
 use crate::dispatcher::Dispatcher;
-use crate::handshake;
-use crate::modern::{Modern, ModernMeta, ToolHeaders};
 use crate::output_schema::OutputSchemas;
 use crate::pages::{self, Page};
 use crate::{ClientOptions, ServerNotification};
@@ -50,16 +47,11 @@ pub struct Client {
 }
 
 struct Inner {
-    connection: Connection,
+    session: Session,
     dispatcher: Arc<Dispatcher>,
-    session: RwLock<Arc<InitializeResult>>,
-    /// Bumped by every re-initialization, so concurrent requests that all saw the session
-    /// expire share one fresh `initialize`.
-    generation: AtomicU64,
-    reinit: AsyncMutex<()>,
+    /// The protocol revision, chosen once at connect.
+    dialect: Dialect,
     output_schemas: OutputSchemas,
-    /// Set when the connection speaks 2026-07-28.
-    modern: Option<Modern>,
 }
 
 impl std::fmt::Debug for Client {
@@ -74,64 +66,53 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    /// Build a client over a transport of your own, then run the handshake.
-    ///
-    /// `open` builds the transport (a message pipe) around the session's [`Inbox`]; the
-    /// session, configured by `session`, drives it. [`Client::connect`] does the same for the
-    /// built-in transports.
-    pub async fn connect_with<T, F, Fut>(
+    /// Build a client over a transport of your own (see [`mcp_jsonrpc::Transport`]), then
+    /// run the handshake. The session, configured by `session`, drives it on a task of its
+    /// own. [`Client::connect`] does the same for the built-in transports.
+    pub async fn connect_with<T: Transport>(
         options: ClientOptions,
         session: SessionOptions,
-        open: F,
-    ) -> Result<Self, Error>
-    where
-        T: Transport,
-        F: FnOnce(Inbox) -> Fut,
-        Fut: std::future::Future<Output = Result<T, SessionError>>,
-    {
+        transport: T,
+    ) -> Result<Self, Error> {
         let dispatcher = Dispatcher::new(options);
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
-        let session = Session::open(session, handler, open).await?;
-        Self::handshake_on(Connection::plain(session), dispatcher).await
+        let session = Session::start(transport, session, handler);
+        Self::handshake_on(session, dispatcher).await
     }
 
     pub(crate) async fn handshake_on(
-        connection: Connection,
+        session: Session,
         dispatcher: Arc<Dispatcher>,
     ) -> Result<Self, Error> {
-        dispatcher.attach_deadlines(connection.session.deadlines());
-        let negotiated = match handshake::negotiate(&connection, dispatcher.options()).await {
-            Ok(negotiated) => negotiated,
+        dispatcher.attach_deadlines(session.deadlines());
+        let dialect = match dialect::negotiate(&session, dispatcher.options()).await {
+            Ok(dialect) => dialect,
             Err(e) => {
-                connection.session.close().await;
+                session.close().await;
                 return Err(e);
             }
         };
-        let session = negotiated.result;
-        if negotiated.era == Era::Modern {
-            dispatcher.set_modern();
-        }
-        let modern = (negotiated.era == Era::Modern).then(|| Modern {
-            version: session.protocol_version.clone(),
-            meta: ModernMeta::new(&session.protocol_version, dispatcher.options()),
-            http: connection.http.is_some(),
-            tool_headers: ToolHeaders::default(),
-        });
         Ok(Self {
             inner: Arc::new(Inner {
-                connection,
+                session,
                 dispatcher,
-                session: RwLock::new(Arc::new(session)),
-                generation: AtomicU64::new(0),
-                reinit: AsyncMutex::new(()),
+                dialect,
                 output_schemas: OutputSchemas::default(),
-                modern,
             }),
         })
     }
 
     fn session(&self) -> Arc<InitializeResult> {
-        Arc::clone(&self.inner.session.read().unwrap_or_else(|p| p.into_inner()))
+        self.inner.dialect.server()
+    }
+
+    /// What a dialect works with.
+    fn cx(&self) -> Ctx<'_> {
+        Ctx {
+            session: &self.inner.session,
+            dispatcher: &self.inner.dispatcher,
+            schemas: &self.inner.output_schemas,
+        }
     }
 
     /// The server's `initialize` answer: name, version, capabilities, instructions. For a
@@ -163,33 +144,35 @@ impl Client {
     /// The negotiated era: legacy (`initialize`, 2025-11-25 and earlier) or modern
     /// (stateless, 2026-07-28).
     pub fn era(&self) -> Era {
-        if self.inner.modern.is_some() {
-            Era::Modern
-        } else {
-            Era::Legacy
-        }
+        self.inner.dialect.era()
     }
 
     /// The transport in use: `"stdio"`, `"http"`, `"sse"` (after auto-detection, the one
     /// that worked).
     pub fn transport_kind(&self) -> &str {
-        self.inner.connection.session.kind()
+        self.inner.session.kind()
     }
 
     /// Whether the connection is up.
     pub fn is_connected(&self) -> bool {
-        self.inner.connection.session.is_connected()
+        self.inner.session.is_connected()
     }
 
     /// How many requests of this client wait for a reply: zero once every call has ended,
     /// however it ended (answered, timed out, cancelled, its future dropped).
     pub fn requests_in_flight(&self) -> usize {
-        self.inner.connection.session.pending_len()
+        self.inner.session.pending_len()
+    }
+
+    /// What the transport can tell about itself: a stdio server's pid and stderr, a
+    /// Streamable HTTP session id and whether its GET stream runs.
+    pub fn transport_info(&self) -> Option<Arc<dyn mcp_jsonrpc::TransportInfo>> {
+        self.inner.session.info().cloned()
     }
 
     /// The last lines of the server's stderr (stdio), for error reports.
     pub fn stderr_tail(&self) -> Option<String> {
-        self.inner.connection.stderr_tail()
+        self.inner.session.stderr_tail()
     }
 
     /// Subscribe to server notifications (each subscriber sees every notification sent
@@ -208,85 +191,56 @@ impl Client {
 
     /// Close the connection (for stdio: shut the server down as the specification says).
     pub async fn close(&self) {
-        self.inner.connection.session.close().await;
+        self.inner.session.close().await;
     }
 
     /// Replace the roots offered to the server and tell it (`notifications/roots/list_changed`)
-    /// when the client declared `roots.listChanged`.
+    /// when the client declared `roots.listChanged` and the revision has that notification.
     pub async fn set_roots(&self, roots: Vec<Root>) -> Result<(), Error> {
         self.inner.dispatcher.set_roots(roots);
-        // 2026-07-28 has no roots notification: the server asks for roots in each request.
-        if self.inner.dispatcher.options().roots.is_some() && self.inner.modern.is_none() {
-            self.inner
-                .connection
-                .session
-                .notify(methods::ROOTS_LIST_CHANGED, None)
-                .await?;
-        }
-        Ok(())
+        self.inner.dialect.roots_changed(&self.cx()).await
     }
 
-    /// Typed params with the connection's 2026-07-28 `_meta` already in them, when the
-    /// connection is at that revision and the params allow it (see
-    /// [`ModernMeta::encode_with_meta`]).
-    fn with_modern_meta<P: Serialize + ?Sized>(&self, params: &P) -> Option<Box<RawValue>> {
-        self.inner.modern.as_ref()?.meta.encode_with_meta(params)
+    /// The typed refusal of `method` when the negotiated revision does not have it
+    /// ([`Error::NotInRevision`]), before any I/O.
+    pub(crate) fn check_revision(&self, method: &str) -> Result<(), Error> {
+        self.inner.dialect.refuse(method)
     }
 
-    /// [`request_raw`](Self::request_raw) at 2026-07-28 with params from
-    /// [`with_modern_meta`](Self::with_modern_meta).
-    async fn request_raw_with_meta(
-        &self,
-        method: &str,
-        params: Box<RawValue>,
-        options: RequestOptions,
-    ) -> Result<RawResult, Error> {
-        let Some(modern) = &self.inner.modern else {
-            return self.request_raw(method, Some(params), options).await;
-        };
-        capability::require(&self.session().capabilities, method)?;
-        let options = self.inner.dispatcher.options().request_options(options);
-        let session = &self.inner.connection.session;
-        modern
-            .request_with_meta(session, &self.inner.dispatcher, method, params, options)
-            .await
-            .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
-    }
-
-    /// Send a request and return its raw result. When the HTTP session expired, the client
-    /// initializes a fresh session and retries the request once.
+    /// Send a request and return its raw result. When a Streamable HTTP session expired,
+    /// the client initializes a fresh session and retries the request once.
     pub async fn request_raw(
         &self,
         method: &str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
-        if let Some(modern) = &self.inner.modern {
-            modern.refuse_removed(method)?;
-        }
+        self.check_revision(method)?;
         capability::require(&self.session().capabilities, method)?;
         let options = self.inner.dispatcher.options().request_options(options);
-        if let Some(modern) = &self.inner.modern {
-            let session = &self.inner.connection.session;
-            return modern
-                .request(session, &self.inner.dispatcher, method, params, options)
-                .await
-                .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()));
-        }
-        let generation = self.inner.generation.load(Ordering::Acquire);
-        let session = &self.inner.connection.session;
-        // Only HTTP sessions expire; do not pay for a copy of the params elsewhere.
-        let retry_params = self.inner.connection.http.is_some().then(|| params.clone());
-        match session.request(method, params, options.clone()).await {
-            Err(e) if retry_params.is_some() && crate::error::session_expired(&e) => {
-                self.reinitialize(generation).await?;
-                session
-                    .request(method, retry_params.flatten(), options)
-                    .await
-            }
-            other => other,
-        }
-        .map_err(|e| crate::closed::with_stderr_tail(e.into(), || self.stderr_tail()))
+        self.inner
+            .dialect
+            .request(&self.cx(), method, params, options)
+            .await
+            .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
+    }
+
+    /// [`request_raw`](Self::request_raw) with typed params, encoded as the revision wants
+    /// them.
+    async fn request_typed<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: &P,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        self.check_revision(method)?;
+        capability::require(&self.session().capabilities, method)?;
+        let options = self.inner.dispatcher.options().request_options(options);
+        self.inner
+            .dialect
+            .request_typed(&self.cx(), method, params, options)
+            .await
+            .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
     }
 
     /// Send a request with typed params and decode its result into `R`.
@@ -296,9 +250,7 @@ impl Client {
         params: &P,
         options: RequestOptions,
     ) -> Result<R, Error> {
-        let raw = self
-            .request_raw(method, Some(encode(params)?), options)
-            .await?;
+        let raw = self.request_typed(method, params, options).await?;
         decode(method, &raw)
     }
 
@@ -308,32 +260,9 @@ impl Client {
         method: &str,
         params: Option<&P>,
     ) -> Result<(), Error> {
-        if let Some(modern) = &self.inner.modern {
-            modern.refuse_removed(method)?;
-        }
+        self.check_revision(method)?;
         let params = params.map(encode).transpose()?;
-        Ok(self.inner.connection.session.notify(method, params).await?)
-    }
-
-    async fn reinitialize(&self, seen_generation: u64) -> Result<(), Error> {
-        let _guard = self.inner.reinit.lock().await;
-        if self.inner.generation.load(Ordering::Acquire) != seen_generation {
-            return Ok(()); // another request already started a fresh session
-        }
-        tracing::info!(target: "mcp::client", "session expired; initializing a new session");
-        if let Some(http) = &self.inner.connection.http {
-            http.reset_session();
-        }
-        let session =
-            handshake::initialize(&self.inner.connection, self.inner.dispatcher.options()).await?;
-        *self
-            .inner
-            .session
-            .write()
-            .unwrap_or_else(|p| p.into_inner()) = Arc::new(session);
-        self.inner.output_schemas.clear();
-        self.inner.generation.fetch_add(1, Ordering::AcqRel);
-        Ok(())
+        Ok(self.inner.session.notify(method, params).await?)
     }
 
     /// Check the server is alive: `ping`, or at 2026-07-28, which removed `ping`,
@@ -352,11 +281,7 @@ impl Client {
     /// The request [`ping`](Self::ping) sends on this connection: `"ping"`, or
     /// `"server/discover"` at 2026-07-28.
     pub fn ping_method(&self) -> &'static str {
-        if self.inner.modern.is_some() {
-            methods::SERVER_DISCOVER
-        } else {
-            methods::PING
-        }
+        self.inner.dialect.ping_method()
     }
 
     /// One page of `tools/list`. Output schemas are remembered for [`call_tool`](Self::call_tool).
@@ -377,18 +302,9 @@ impl Client {
         .await
     }
 
-    /// Streamable HTTP at 2026-07-28: leave out tools whose `x-mcp-header` annotations are
-    /// invalid (with a warning, remembering why) and remember the others' header parameters.
+    /// What the revision leaves out of a tool listing, or remembers from it.
     fn vet_tools(&self, tools: &mut Vec<Tool>) {
-        if let Some(headers) = self.tool_headers() {
-            headers.vet(tools);
-        }
-    }
-
-    /// The `x-mcp-header` bookkeeping, on a connection that has headers to mirror.
-    fn tool_headers(&self) -> Option<&ToolHeaders> {
-        let modern = self.inner.modern.as_ref().filter(|m| m.http)?;
-        Some(&modern.tool_headers)
+        self.inner.dialect.vet_tools(tools);
     }
 
     /// The tools left out of this client's listings (Streamable HTTP at 2026-07-28, since
@@ -396,9 +312,7 @@ impl Client {
     /// last listing that held it. Calls to them fail with [`Error::ToolLeftOut`]; none are
     /// left out on other connections.
     pub fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
-        self.tool_headers()
-            .map(ToolHeaders::left_out)
-            .unwrap_or_default()
+        self.inner.dialect.left_out_tools()
     }
 
     /// `tools/call` with the given arguments (an object, or `None`).
@@ -437,12 +351,9 @@ impl Client {
         // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
         let options = self.inner.dispatcher.options().tool_call_options(options);
         let result = match self.call_tool_once(&params, options.clone()).await {
-            // Streamable HTTP at 2026-07-28: the server wants other `Mcp-Param-*` headers
-            // than the last listing gave; list the tools again and retry once.
-            Err(Error::Session(SessionError::Rpc(e)))
-                if e.code == mcp_types::error_codes::HEADER_MISMATCH
-                    && self.inner.modern.as_ref().is_some_and(|m| m.http) =>
-            {
+            // The listing is stale (at 2026-07-28 the server wants other `Mcp-Param-*`
+            // headers than it gave): list the tools again and retry once.
+            Err(e) if self.inner.dialect.lists_again_after(&e) => {
                 tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
                 self.list_all_tools().await?;
                 self.call_tool_once(&params, options).await?
@@ -460,17 +371,14 @@ impl Client {
         params: &CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
-        let raw = match self.with_modern_meta(params) {
-            // 2026-07-28: the `_meta` written as the params are serialised, not spliced in.
-            Some(with_meta) => {
-                self.request_raw_with_meta(methods::TOOLS_CALL, with_meta, options)
-                    .await?
-            }
-            None => {
-                self.request_raw(methods::TOOLS_CALL, Some(encode(params)?), options)
-                    .await?
-            }
-        };
+        capability::require(&self.session().capabilities, methods::TOOLS_CALL)?;
+        let options = self.inner.dispatcher.options().request_options(options);
+        let raw = self
+            .inner
+            .dialect
+            .call_tool(&self.cx(), params, options)
+            .await
+            .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))?;
         raw.into_tool_result()
             .map_err(|source| invalid_result(methods::TOOLS_CALL, source))
     }
@@ -673,8 +581,8 @@ impl Client {
                 })
             })?;
             // Left out means left out, as sent too.
-            if let (methods::TOOLS_LIST, Some(headers)) = (method, self.tool_headers()) {
-                headers.vet_raw(&mut items);
+            if method == methods::TOOLS_LIST {
+                self.inner.dialect.vet_raw_tools(&mut items);
             }
             Ok(Page {
                 items,

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use crate::Error;
 use mcp_jsonrpc::TransportHandler;
 
+use mcp_jsonrpc::{Session, SessionOptions, Transport};
+
 use crate::config::{ServerConfig, TransportKind};
-use crate::connection::Connection;
 use crate::dispatcher::Dispatcher;
 use crate::{Client, ClientOptions};
 
@@ -28,13 +29,13 @@ impl Client {
         // The startup and tool timeouts of this server, settled once (see ClientOptions).
         let dispatcher = Dispatcher::new(options.settled_for(config));
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
-        let connection = match kind {
-            TransportKind::Stdio => connect_stdio(config, handler).await?,
+        let session = match kind {
+            TransportKind::Stdio => connect_stdio(config, handler)?,
             TransportKind::Http => connect_http(config, dispatcher.options(), handler).await?,
             TransportKind::Sse => connect_sse(config, dispatcher.options(), handler).await?,
             TransportKind::Auto => return crate::detect::connect_auto(config, dispatcher).await,
         };
-        Self::handshake_on(connection, dispatcher).await
+        Self::handshake_on(session, dispatcher).await
     }
 }
 
@@ -56,15 +57,31 @@ impl Client {
         let dispatcher = Dispatcher::new(options);
         let handler = Arc::clone(&dispatcher) as Arc<dyn TransportHandler>;
         let session = mcp_transport_http::HttpTransport::connect(config, handler).await?;
-        Self::handshake_on(Connection::with_http_session(session), dispatcher).await
+        Self::handshake_on(session, dispatcher).await
     }
 }
 
-#[cfg(feature = "stdio")]
-async fn connect_stdio(
+/// A session over `transport` with the timeout and id format of `config`.
+#[cfg_attr(
+    not(any(feature = "stdio", feature = "http", feature = "sse")),
+    allow(dead_code)
+)]
+fn start(
+    transport: impl Transport,
     config: &ServerConfig,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+) -> Session {
+    let options = SessionOptions::new()
+        .with_timeout(config.resolved_timeout())
+        .with_id_format(config.id_format());
+    Session::start(transport, options, handler)
+}
+
+#[cfg(feature = "stdio")]
+fn connect_stdio(
+    config: &ServerConfig,
+    handler: Arc<dyn TransportHandler>,
+) -> Result<Session, Error> {
     use mcp_transport_stdio::{StdioConfig, StdioTransport};
     let command = config
         .command
@@ -76,18 +93,11 @@ async fn connect_stdio(
     stdio.env_vars = config.env_vars.clone();
     stdio.inherit_env = config.inherit_env;
     stdio.cwd = config.cwd.clone();
-    stdio.timeout = config.resolved_timeout();
-    stdio.id_format = config.id_format();
-    Ok(Connection::with_process(
-        StdioTransport::spawn(stdio, handler).await?,
-    ))
+    Ok(start(StdioTransport::open(stdio)?, config, handler))
 }
 
 #[cfg(not(feature = "stdio"))]
-async fn connect_stdio(
-    _: &ServerConfig,
-    _: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+fn connect_stdio(_: &ServerConfig, _: Arc<dyn TransportHandler>) -> Result<Session, Error> {
     Err(Error::Config(
         "this build of mcp-client has no stdio transport (feature `stdio`)".into(),
     ))
@@ -98,7 +108,7 @@ pub(crate) async fn connect_http(
     config: &ServerConfig,
     options: &ClientOptions,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+) -> Result<Session, Error> {
     use mcp_transport_http::{HttpConfig, HttpTransport};
     let mut http = HttpConfig::new(server_url(config)?)
         .with_headers(config.header_pairs())
@@ -107,9 +117,7 @@ pub(crate) async fn connect_http(
     if let Some(hook) = &options.auth {
         http = http.with_auth(Arc::clone(hook));
     }
-    Ok(Connection::with_http_session(
-        HttpTransport::connect(http, handler).await?,
-    ))
+    Ok(start(HttpTransport::open(http).await?, config, handler))
 }
 
 #[cfg(not(feature = "http"))]
@@ -117,7 +125,7 @@ pub(crate) async fn connect_http(
     _: &ServerConfig,
     _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+) -> Result<Session, Error> {
     Err(Error::Config(
         "this build of mcp-client has no HTTP transport (feature `http`)".into(),
     ))
@@ -128,7 +136,7 @@ pub(crate) async fn connect_sse(
     config: &ServerConfig,
     options: &ClientOptions,
     handler: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+) -> Result<Session, Error> {
     use mcp_transport_sse::{DEFAULT_CONNECT_TIMEOUT, SseConfig, SseTransport};
     let timeout = config.resolved_timeout();
     let mut sse = SseConfig::new(server_url(config)?)
@@ -143,9 +151,7 @@ pub(crate) async fn connect_sse(
     if let Some(hook) = &options.auth {
         sse = sse.with_auth(Arc::clone(hook));
     }
-    Ok(Connection::plain(
-        SseTransport::connect(sse, handler).await?,
-    ))
+    Ok(start(SseTransport::open(sse).await?, config, handler))
 }
 
 #[cfg(not(feature = "sse"))]
@@ -153,7 +159,7 @@ pub(crate) async fn connect_sse(
     _: &ServerConfig,
     _: &ClientOptions,
     _: Arc<dyn TransportHandler>,
-) -> Result<Connection, Error> {
+) -> Result<Session, Error> {
     Err(Error::Config(
         "this build of mcp-client has no legacy SSE transport (feature `sse`)".into(),
     ))

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::{Error, SessionError};
-use mcp_jsonrpc::{BoxFuture, ServerRequestOutcome, TransportHandler};
+use mcp_jsonrpc::{BoxFuture, CancelToken, ServerRequestOutcome, TransportHandler};
 use mcp_types::{Notification, Request};
 
 use crate::Client;
@@ -86,7 +86,7 @@ impl Probe {
     /// The attempt succeeded: from now on `closed` goes straight through.
     fn settle(&self) {
         let closed = {
-            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = mcp_types::sync::lock(&self.state);
             state.settled = true;
             state.closed_while_probing
         };
@@ -101,8 +101,12 @@ impl TransportHandler for Probe {
         self.dispatcher.on_notification(notification);
     }
 
-    fn on_request(&self, request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
-        self.dispatcher.on_request(request)
+    fn on_request(
+        &self,
+        request: Request,
+        cancel: CancelToken,
+    ) -> BoxFuture<'static, ServerRequestOutcome> {
+        self.dispatcher.on_request(request, cancel)
     }
 
     fn on_error(&self, error: &SessionError) {
@@ -111,7 +115,7 @@ impl TransportHandler for Probe {
 
     fn on_closed(&self) {
         {
-            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = mcp_types::sync::lock(&self.state);
             if !state.settled {
                 state.closed_while_probing = true;
                 return;

@@ -1,16 +1,15 @@
-//! The client's side of the transport events: notifications go to subscribers, standard
-//! server-to-client requests are answered, and a server's `notifications/cancelled` stops
-//! the handler of the request it names and suppresses its reply.
+//! The client's side of the session's events: notifications go to subscribers, standard
+//! server-to-client requests are answered. (A server's `notifications/cancelled` is the
+//! session's: it cancels the handler's token, stops its task and sends no reply.)
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use crate::SessionError;
 use mcp_jsonrpc::{BoxFuture, CancelToken, ServerRequestOutcome, TransportHandler};
+use mcp_types::sync::{read, write};
 use mcp_types::{
-    CancelledNotificationParams, ElicitRequestParams, ErrorObject, ListRootsResult, Notification,
-    RawValue, Request, RequestId, Root, error_codes, methods,
-    notifications::CANCELLED_NOTIFICATION,
+    ElicitRequestParams, ErrorObject, ListRootsResult, Notification, RawValue, Request, RequestId,
+    Root, error_codes, methods,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -23,18 +22,11 @@ use crate::options::ClientOptions;
 /// How many notifications a slow subscriber may fall behind before it misses some.
 const NOTIFICATION_BUFFER: usize = 1024;
 
-/// Server requests being handled, by id, so the server can cancel them.
-type InFlightServerRequests = Arc<Mutex<HashMap<RequestId, CancelToken>>>;
-
 pub(crate) struct Dispatcher {
     options: ClientOptions,
     roots: RwLock<Vec<Root>>,
     notifications: broadcast::Sender<ServerNotification>,
-    in_flight: InFlightServerRequests,
     closed: watch::Sender<bool>,
-    /// The connection speaks 2026-07-28: servers send no requests, and the client sends no
-    /// responses (input reaches it through multi round-trip results instead).
-    modern: std::sync::atomic::AtomicBool,
     /// The session's request clocks, which a handler may hold while a person answers; set
     /// once the session is open.
     deadlines: std::sync::OnceLock<mcp_jsonrpc::Deadlines>,
@@ -47,9 +39,7 @@ impl Dispatcher {
             options,
             roots: RwLock::new(roots),
             notifications: broadcast::channel(NOTIFICATION_BUFFER).0,
-            in_flight: Arc::default(),
             closed: watch::channel(false).0,
-            modern: std::sync::atomic::AtomicBool::new(false),
             deadlines: std::sync::OnceLock::new(),
         })
     }
@@ -72,24 +62,20 @@ impl Dispatcher {
         self.closed.subscribe()
     }
 
-    /// From now on, server requests go unanswered (2026-07-28).
-    pub(crate) fn set_modern(&self) {
-        self.modern
-            .store(true, std::sync::atomic::Ordering::Release);
-    }
-
     pub(crate) fn set_roots(&self, roots: Vec<Root>) {
-        *self.roots.write().unwrap_or_else(|p| p.into_inner()) = roots;
+        *write(&self.roots) = roots;
     }
 
     fn roots(&self) -> Vec<Root> {
-        self.roots.read().unwrap_or_else(|p| p.into_inner()).clone()
+        read(&self.roots).clone()
     }
 
-    /// The answer to a standard server request (also an MRTR input request at 2026-07-28).
+    /// The answer to a standard server request (also an MRTR input request at 2026-07-28);
+    /// `cancel` says when the server no longer wants it.
     pub(crate) fn answer(
         &self,
         request: Request,
+        cancel: CancelToken,
     ) -> BoxFuture<'static, Result<Box<RawValue>, ErrorObject>> {
         let id = request.id.clone();
         match request.method.as_str() {
@@ -109,7 +95,7 @@ impl Dispatcher {
                     Ok(p) => p,
                     Err(e) => return ready(Err(e)),
                 };
-                let context = self.context(id);
+                let context = self.context(id, cancel);
                 Box::pin(async move { encode(&handler.create_message(params, context).await?) })
             }
             methods::ELICITATION_CREATE => {
@@ -131,23 +117,17 @@ impl Dispatcher {
                         "Elicitation mode not supported by this client",
                     )));
                 }
-                let context = self.context(id);
+                let context = self.context(id, cancel);
                 Box::pin(async move { encode(&handler.elicit(params, context).await?) })
             }
             other => ready(Err(ErrorObject::method_not_found(other))),
         }
     }
 
-    fn context(&self, id: RequestId) -> RequestContext {
-        let cancel = self
-            .in_flight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&id)
-            .cloned()
-            .unwrap_or_default();
+    /// What a handler learns of the request it answers.
+    fn context(&self, request_id: RequestId, cancel: CancelToken) -> RequestContext {
         RequestContext {
-            request_id: id,
+            request_id,
             cancel,
             deadlines: self.deadlines.get().cloned().unwrap_or_default(),
         }
@@ -170,27 +150,6 @@ fn decode<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObje
 
 impl TransportHandler for Dispatcher {
     fn on_notification(&self, notification: Notification) {
-        if notification.method == CANCELLED_NOTIFICATION {
-            let cancelled = notification
-                .params
-                .as_deref()
-                .and_then(|p| serde_json::from_str::<CancelledNotificationParams>(p.get()).ok());
-            if let Some(CancelledNotificationParams {
-                request_id: Some(id),
-                reason,
-                ..
-            }) = cancelled
-            {
-                let token = self
-                    .in_flight
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .remove(&id);
-                if let Some(token) = token {
-                    token.cancel(reason.unwrap_or_else(|| "cancelled by server".into()));
-                }
-            }
-        }
         let notification = ServerNotification::new(notification.method, notification.params);
         if let Some(callback) = &self.options.on_notification {
             callback(&notification);
@@ -199,32 +158,17 @@ impl TransportHandler for Dispatcher {
         let _ = self.notifications.send(notification);
     }
 
-    fn on_request(&self, request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
-        if self.modern.load(std::sync::atomic::Ordering::Acquire) {
-            tracing::debug!(
-                target: "mcp::client",
-                method = %request.method,
-                "server request ignored: revision 2026-07-28 has none"
-            );
-            return ready(ServerRequestOutcome::Suppressed);
-        }
-        let id = request.id.clone();
-        let cancel = CancelToken::new();
-        self.in_flight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id.clone(), cancel.clone());
-        let answer = self.answer(request);
-        let in_flight = Arc::clone(&self.in_flight);
+    fn on_request(
+        &self,
+        request: Request,
+        cancel: CancelToken,
+    ) -> BoxFuture<'static, ServerRequestOutcome> {
+        let answer = self.answer(request, cancel.clone());
         Box::pin(async move {
             let outcome = tokio::select! {
                 result = answer => ServerRequestOutcome::Reply(result),
                 () = cancel.cancelled() => ServerRequestOutcome::Suppressed,
             };
-            in_flight
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&id);
             // A cancellation that raced with the answer still suppresses the reply.
             if cancel.is_cancelled() {
                 ServerRequestOutcome::Suppressed
@@ -239,14 +183,6 @@ impl TransportHandler for Dispatcher {
     }
 
     fn on_closed(&self) {
-        for (_, token) in self
-            .in_flight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .drain()
-        {
-            token.cancel("connection closed");
-        }
         self.closed.send_replace(true);
     }
 }
@@ -259,14 +195,14 @@ mod tests {
 
     fn request(method: &str, params: serde_json::Value) -> Request {
         Request::new(
-            RequestId::Number(9),
+            mcp_types::RequestId::Number(9),
             method,
             Some(mcp_types::to_raw(&params).unwrap()),
         )
     }
 
     async fn reply(dispatcher: &Dispatcher, req: Request) -> Result<Box<RawValue>, ErrorObject> {
-        match dispatcher.on_request(req).await {
+        match dispatcher.on_request(req, CancelToken::new()).await {
             ServerRequestOutcome::Reply(r) => r,
             other => panic!("expected a reply, got {other:?}"),
         }

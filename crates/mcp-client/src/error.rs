@@ -307,6 +307,22 @@ pub(crate) fn session_expired(error: &SessionError) -> bool {
     }
 }
 
+/// Whether the session's error is an authorization refusal ([`mcp_http::Error::is_authorization`]):
+/// it says who we are, not which revision the server speaks.
+pub(crate) fn authorization_refused(error: &SessionError) -> bool {
+    #[cfg(any(feature = "http", feature = "sse"))]
+    {
+        error
+            .transport_error::<mcp_http::Error>()
+            .is_some_and(mcp_http::Error::is_authorization)
+    }
+    #[cfg(not(any(feature = "http", feature = "sse")))]
+    {
+        let _ = error;
+        false
+    }
+}
+
 /// Whether the session's error says a stdio server could not be started.
 pub(crate) fn spawn_failed(error: &SessionError) -> bool {
     #[cfg(feature = "stdio")]
@@ -546,10 +562,7 @@ mod tests {
     #[cfg(feature = "http")]
     #[test]
     fn http_helpers_reach_the_http_error() {
-        let login = Error::from(mcp_http::Error::Authorization {
-            login_required: true,
-            message: "run `mcp login s`".into(),
-        });
+        let login = Error::from(mcp_http::Error::authorization(true, "run `mcp login s`"));
         assert_eq!(login.kind(), "authorization");
         assert_eq!(login.login_required(), Some(true));
         assert_eq!(login.to_string(), "login required: run `mcp login s`");

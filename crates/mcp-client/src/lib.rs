@@ -40,13 +40,11 @@ mod client;
 mod closed;
 mod config;
 mod connect;
-mod connection;
 mod detect;
+mod dialect;
 mod dispatcher;
 mod error;
 mod handlers;
-mod handshake;
-mod modern;
 mod notification;
 mod options;
 mod output_schema;
@@ -57,6 +55,9 @@ pub mod tasks;
 
 pub use client::Client;
 pub use config::{ServerConfig, TransportKind};
+pub use dialect::modern::{
+    DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound, LeftOutTool,
+};
 pub use error::{Error, Result, SessionError};
 pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
 /// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
@@ -66,7 +67,7 @@ pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, Samplin
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
     CancelToken, DeadlineHold, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
-    TransportError,
+    TransportError, TransportInfo,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};
@@ -75,9 +76,6 @@ pub use mcp_transport_stdio::StdioConfig;
 pub use mcp_types::Era;
 /// Re-exported from `mcp-types`, where every layer finds it.
 pub use mcp_types::redact_url;
-pub use modern::{
-    DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound, LeftOutTool,
-};
 pub use notification::ServerNotification;
 pub use options::{
     ClientOptions, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, EraPreference,

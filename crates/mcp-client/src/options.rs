@@ -70,7 +70,7 @@ pub struct ClientOptions {
     pub(crate) era: EraPreference,
     pub(crate) discover_timeout: Duration,
     pub(crate) max_input_rounds: usize,
-    pub(crate) input_bounds: crate::modern::InputBounds,
+    pub(crate) input_bounds: crate::dialect::modern::InputBounds,
     #[cfg(any(feature = "http", feature = "sse"))]
     pub(crate) auth: Option<Arc<dyn mcp_http::AuthHook>>,
 }
@@ -96,7 +96,7 @@ impl ClientOptions {
             era: EraPreference::Auto,
             discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
-            input_bounds: crate::modern::InputBounds {
+            input_bounds: crate::dialect::modern::InputBounds {
                 max_requests: crate::DEFAULT_MAX_INPUT_REQUESTS,
                 max_bytes: crate::DEFAULT_MAX_INPUT_REQUEST_BYTES,
             },

@@ -43,12 +43,12 @@ impl OutputSchemas {
     /// Remember the schemas of `tools` (replacing what a previous listing said about them).
     pub(crate) fn learn(&self, tools: &[Tool]) {
         {
-            let mut support = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+            let mut support = mcp_types::sync::lock(&self.task_support);
             for tool in tools {
                 support.insert(tool.name.clone(), tool.task_support().to_owned());
             }
         }
-        let mut map = self.by_tool.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = mcp_types::sync::lock(&self.by_tool);
         for tool in tools {
             match tool.output_schema.as_ref().map(jsonschema::validator_for) {
                 Some(Ok(validator)) => {
@@ -69,32 +69,21 @@ impl OutputSchemas {
 
     /// Forget everything (after a re-initialization the tool list may differ).
     pub(crate) fn clear(&self) {
-        self.by_tool
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
-        self.task_support
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
+        mcp_types::sync::lock(&self.by_tool).clear();
+        mcp_types::sync::lock(&self.task_support).clear();
     }
 
     /// `f` of the tool's `execution.taskSupport` as last listed, borrowed (every call asks,
     /// so no copy is made).
     pub(crate) fn with_task_support<R>(&self, tool: &str, f: impl FnOnce(Option<&str>) -> R) -> R {
-        let map = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+        let map = mcp_types::sync::lock(&self.task_support);
         f(map.get(tool).map(String::as_str))
     }
 
     /// Check `result` against `tool`'s schema, when it declared one. Error results
     /// (`isError: true`) carry no structured content obligation.
     pub(crate) fn check(&self, tool: &str, result: &CallToolResult) -> Result<(), Error> {
-        let validator = self
-            .by_tool
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(tool)
-            .cloned();
+        let validator = mcp_types::sync::lock(&self.by_tool).get(tool).cloned();
         let Some(validator) = validator else {
             return Ok(());
         };

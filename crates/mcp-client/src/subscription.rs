@@ -4,8 +4,8 @@
 
 use crate::Error;
 use mcp_jsonrpc::{CancelToken, RequestOptions};
+use mcp_types::methods;
 use mcp_types::subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
-use mcp_types::{Era, methods};
 use tokio::task::JoinHandle;
 
 use crate::Client;
@@ -60,12 +60,7 @@ impl Client {
     /// [`Error::NotInRevision`] there). The request has no timeout; it runs until the
     /// returned [`Subscription`] is closed or dropped.
     pub async fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, Error> {
-        if self.era() != Era::Modern {
-            return Err(Error::NotInRevision {
-                method: methods::SUBSCRIPTIONS_LISTEN.to_owned(),
-                revision: self.protocol_version(),
-            });
-        }
+        self.check_revision(methods::SUBSCRIPTIONS_LISTEN)?;
         let params = crate::client::encode(&SubscriptionsListenRequestParams::new(filter))?;
         let cancel = CancelToken::new();
         let options = RequestOptions::new()

@@ -74,6 +74,15 @@ pub async fn drain_body(mut body: ResponseBody, limit: usize) -> bool {
     }
 }
 
+/// Whether `response` is an event stream: its `Content-Type`, parameters aside, is
+/// `text/event-stream` (any case). Every place that tells an SSE body from a JSON one asks
+/// this.
+pub fn is_event_stream<B>(response: &Response<B>) -> bool {
+    header_str(response, "content-type")
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"))
+}
+
 /// A header value as text, when present and printable.
 pub fn header_str<'a, B>(response: &'a Response<B>, name: &str) -> Option<&'a str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
@@ -196,5 +205,24 @@ mod tests {
         assert!(body.starts_with("<h1>nope</h1>"));
         assert_eq!(www_authenticate.as_deref(), Some("Bearer realm=\"mcp\""));
         assert_eq!(auth_server.as_deref(), Some("https://auth.example"));
+    }
+}
+
+#[cfg(test)]
+mod content_type_tests {
+    use super::*;
+
+    #[test]
+    fn an_event_stream_is_told_by_its_content_type_alone() {
+        let with = |value: &str| {
+            Response::builder()
+                .header("content-type", value)
+                .body(())
+                .unwrap()
+        };
+        assert!(is_event_stream(&with("text/event-stream")));
+        assert!(is_event_stream(&with("Text/Event-Stream; charset=utf-8")));
+        assert!(!is_event_stream(&with("application/json")));
+        assert!(!is_event_stream(&Response::new(())));
     }
 }

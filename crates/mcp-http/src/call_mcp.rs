@@ -11,7 +11,9 @@ use mcp_types::{Message, MessageError, RawValue, RequestId, encode_request};
 use url::Url;
 
 use crate::Error as HttpError;
-use crate::{DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream};
+use crate::{
+    DEFAULT_MAX_BODY_BYTES, HttpClient, HttpClientOptions, HttpSender, SseStream, is_event_stream,
+};
 use crate::{http_error, read_body_bounded};
 use mcp_jsonrpc::{CancelToken, Error};
 
@@ -228,13 +230,7 @@ async fn exchange(
     if !response.status().is_success() {
         return Err(http_error(response).await.into());
     }
-    let is_sse = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"));
-    let envelope = if is_sse {
+    let envelope = if is_event_stream(&response) {
         let mut stream = SseStream::new(response.into_body(), options.max_body_bytes);
         first_response(&mut stream, options.max_body_bytes).await?
     } else {

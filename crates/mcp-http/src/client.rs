@@ -231,4 +231,13 @@ impl HttpClient {
         })?;
         Ok(response.map(ResponseBody::from))
     }
+
+    /// Close the idle plain-HTTP connections and wait, up to `within`, until the task of
+    /// every plain-HTTP connection this client (and its clones) opened has ended; one still
+    /// running then is aborted. A transport calls this as it closes, after its own
+    /// exchanges ended, so no task of it outlives `close`. Connections of hyper-util's pool
+    /// (`https://`, proxied) are closed with the client when it is dropped.
+    pub async fn shutdown(&self, within: Duration) {
+        self.h1.shutdown(within).await;
+    }
 }

@@ -60,14 +60,19 @@ pub enum Error {
     #[error("protocol error: {0}")]
     Protocol(String),
     /// The server demands authorization and the client could not obtain it: a person must
-    /// log in (`login_required`), or the OAuth flow failed (the message says why; it never
-    /// holds a secret). Returned by an [`AuthHook`](crate::AuthHook) instead of a bare 401.
+    /// log in (`login_required`), or the OAuth flow failed. Returned by an
+    /// [`AuthHook`](crate::AuthHook) instead of a bare 401. The message says what to do (it
+    /// never holds a secret); why the flow failed is the `source()`, typed (an
+    /// `mcp_auth::AuthError`, found with `downcast_ref`), and is not repeated in the message.
     #[error("{}", authorization_text(*login_required, message))]
     Authorization {
         /// No usable credentials and no way to get them without a person.
         login_required: bool,
-        /// What happened, and what to do about it.
+        /// What to do about it (may be empty when the cause says it all).
         message: String,
+        /// Why, when the hook has an error of its own.
+        #[source]
+        source: Option<BoxError>,
     },
     /// A configuration value that cannot be used (a URL, a header, a certificate).
     #[error("invalid configuration: {0}")]
@@ -132,13 +137,16 @@ fn element_text(html: &str, name: &str) -> Option<String> {
 
 /// `login required: MESSAGE` or `authorization failed: MESSAGE`, unless the message says so
 /// itself (an OAuth provider's "login required for SERVER: ..."): a prefix is said once.
+/// An empty message (the cause says it all) leaves the prefix alone.
 fn authorization_text(login_required: bool, message: &str) -> String {
     let prefix = if login_required {
         "login required"
     } else {
         "authorization failed"
     };
-    if message.starts_with(prefix) {
+    if message.is_empty() {
+        prefix.to_owned()
+    } else if message.starts_with(prefix) {
         message.to_owned()
     } else {
         format!("{prefix}: {message}")
@@ -157,6 +165,28 @@ fn auth_hints(www_authenticate: Option<&str>, auth_server: Option<&str>) -> Stri
 }
 
 impl Error {
+    /// An authorization failure with only a message.
+    pub fn authorization(login_required: bool, message: impl Into<String>) -> Self {
+        Self::Authorization {
+            login_required,
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An authorization failure caused by `source` (an OAuth client's own error): its text
+    /// and causes stay in the chain, and the error itself is reachable typed.
+    pub fn authorization_from(
+        login_required: bool,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> Self {
+        Self::Authorization {
+            login_required,
+            message: String::new(),
+            source: Some(source.into()),
+        }
+    }
+
     /// A connection failure with only a message.
     pub fn connect(message: impl Into<String>) -> Self {
         Self::Connect {
@@ -207,6 +237,21 @@ impl Error {
             Self::Status { status, .. } => Some(*status),
             _ => None,
         }
+    }
+
+    /// Whether the server refused us for who we are: an auth hook's
+    /// [`Error::Authorization`] (a login needed, a scope it cannot get), or an HTTP 401 or
+    /// 403 no hook turned into a retry. Nothing about the request's content or revision:
+    /// the same server refuses any other request the same way.
+    pub fn is_authorization(&self) -> bool {
+        matches!(
+            self,
+            Self::Authorization { .. }
+                | Self::Status {
+                    status: 401 | 403,
+                    ..
+                }
+        )
     }
 
     /// Whether the server forgot our session ([`Error::SessionExpired`]).
@@ -274,15 +319,12 @@ mod tests {
             Some(std::io::ErrorKind::ConnectionRefused)
         );
         assert_eq!(Error::TooLarge { limit: 1 }.kind(), "too_large");
-        let login = Error::Authorization {
-            login_required: true,
-            message: "run `mcp login x`".into(),
-        };
+        let login = Error::authorization(true, "run `mcp login x`");
         assert_eq!(login.to_string(), "login required: run `mcp login x`");
-        let provider = Error::Authorization {
-            login_required: true,
-            message: "login required for https://x.example/mcp: no stored token".into(),
-        };
+        let provider = Error::authorization(
+            true,
+            "login required for https://x.example/mcp: no stored token",
+        );
         assert_eq!(
             provider.to_string(),
             "login required for https://x.example/mcp: no stored token"

@@ -21,15 +21,16 @@ use http_body_util::Full;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
 
 use crate::Error;
 use crate::response_body::ResponseBody;
-use crate::sync::lock;
 use mcp_types::error_chain;
+use mcp_types::sync::lock;
 
 /// Idle connections kept per origin: enough for a transport's usual concurrency, few
 /// enough that a burst of requests does not leave hundreds of sockets open afterwards.
-pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 32;
+pub(crate) const MAX_IDLE_PER_ORIGIN: usize = 64;
 
 /// How long a new connection may take (name lookup included), for this pool and for
 /// hyper-util's connector alike.
@@ -52,6 +53,9 @@ struct Shared {
     /// The `Host` header of the last origin used (a client nearly always talks to one):
     /// checking and copying it on every request cost more than the rest of the rewrite.
     host: Mutex<Option<(Authority, HeaderValue)>>,
+    /// The task of every connection this pool opened that may still run (finished ones
+    /// are dropped as new ones start), so [`H1Pool::shutdown`] can wait for them.
+    tasks: Mutex<Vec<JoinHandle<()>>>,
 }
 
 struct Idle {
@@ -147,7 +151,27 @@ impl H1Pool {
                 idle: Mutex::new(Vec::new()),
                 idle_timeout,
                 host: Mutex::new(None),
+                tasks: Mutex::new(Vec::new()),
             }),
+        }
+    }
+
+    /// Close every idle connection and wait, up to `within`, until the task of every
+    /// connection this pool opened has ended (a transport closing: nothing of it may
+    /// outlive its `close`). A connection still leased ends when its lease and response
+    /// body are dropped; one that has not by then is aborted.
+    pub(crate) async fn shutdown(&self, within: Duration) {
+        // Dropping an idle sender ends its connection: hyper's connection future returns
+        // once no sender is left and no exchange runs.
+        drop(std::mem::take(&mut *lock(&self.shared.idle)));
+        let tasks = std::mem::take(&mut *lock(&self.shared.tasks));
+        let deadline = tokio::time::Instant::now() + within;
+        for mut task in tasks {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                tracing::debug!("a pooled HTTP/1.1 connection outlived the close; aborted");
+                task.abort();
+                let _ = task.await;
+            }
         }
     }
 
@@ -165,7 +189,7 @@ impl H1Pool {
         to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
         let (mut sender, reused) = match self.checkout_ready(&origin).await {
             Some(sender) => (sender, true),
-            None => (connect(&origin).await?, false),
+            None => (connect(&self.shared, &origin).await?, false),
         };
         let response = match sender.try_send_request(request).await {
             Ok(response) => response,
@@ -175,13 +199,13 @@ impl H1Pool {
                         error = %error_chain(e.error()),
                         "idle connection closed before the request was sent; retrying on a new one"
                     );
-                    sender = connect(&origin).await?;
+                    sender = connect(&self.shared, &origin).await?;
                     sender
                         .try_send_request(request)
                         .await
-                        .map_err(|e| send_failed(e.error()))?
+                        .map_err(|e| send_failed(e.into_error()))?
                 }
-                _ => return Err(send_failed(e.error())),
+                _ => return Err(send_failed(e.into_error())),
             },
         };
         let lease = Lease {
@@ -261,8 +285,8 @@ fn host_value(uri: &Uri) -> Result<HeaderValue, Error> {
     .map_err(|_| Error::Config(format!("invalid host in the URL: {host:?}")))
 }
 
-/// A new connection to `origin`, its connection task spawned.
-async fn connect(origin: &Authority) -> Result<Sender, Error> {
+/// A new connection to `origin`, its connection task spawned and kept in `pool`.
+async fn connect(pool: &Shared, origin: &Authority) -> Result<Sender, Error> {
     let shown = origin.host();
     let port = origin.port_u16().unwrap_or(80);
     let stream = tcp_connect(shown, port)
@@ -277,11 +301,14 @@ async fn connect(origin: &Authority) -> Result<Sender, Error> {
     })?;
     // One task per connection, for its whole life: it ends when the server closes the
     // connection, or when the sender (pooled or leased) and any body being read are dropped.
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         if let Err(e) = connection.await {
             tracing::debug!(error = %error_chain(&e), "pooled HTTP/1.1 connection failed");
         }
     });
+    let mut tasks = lock(&pool.tasks);
+    tasks.retain(|task| !task.is_finished());
+    tasks.push(task);
     Ok(sender)
 }
 
@@ -321,12 +348,11 @@ async fn tcp_connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
     Err(last)
 }
 
-/// A request that failed once on the wire: the connection broke mid-exchange.
-fn send_failed(e: &hyper::Error) -> Error {
-    Error::Io(std::io::Error::other(format!(
-        "HTTP request failed: {}",
-        error_chain(e)
-    )))
+/// A request that failed once on the wire: the connection broke mid-exchange. hyper's
+/// error stays the cause, typed (as on the `https://` path through hyper-util), so a chain
+/// walk shows it and its own causes, and `downcast_ref` finds it.
+fn send_failed(e: hyper::Error) -> Error {
+    Error::Io(std::io::Error::other(e))
 }
 
 #[cfg(test)]
@@ -519,6 +545,31 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(300)).await;
         bounded(call(&client, &server.url("/ok"))).await.unwrap();
         assert_eq!(server.accepted(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_connection_that_breaks_mid_exchange_keeps_hypers_error_typed() {
+        // Accepts one connection, reads the request, and hangs up without an answer.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            use std::io::Read as _;
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut buf = [0; 4096];
+            let _ = stream.read(&mut buf);
+        });
+        let err = bounded(call(&client(None), &format!("http://{addr}/mcp")))
+            .await
+            .unwrap_err();
+        server.join().unwrap();
+        let Error::Io(io) = &err else {
+            panic!("expected Error::Io, got {err:?}");
+        };
+        let hyper = io.get_ref().and_then(|e| e.downcast_ref::<hyper::Error>());
+        assert!(
+            hyper.is_some_and(hyper::Error::is_incomplete_message),
+            "{err:?}"
+        );
     }
 
     #[tokio::test]

@@ -11,14 +11,13 @@
 //! | `connector.rs` | the connector under TLS that reaches a destination through a proxy (absolute form, `CONNECT` tunnels) |
 //! | `h1_pool.rs` | our HTTP/1.1 pool for plain `http://` origins reached directly |
 //! | `response_body.rs` | [`ResponseBody`]: a response body that gives its pooled connection back at its end |
-//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`]: bodies under a bound; non-2xx as [`Error::Status`] |
+//! | `body.rs` | [`read_body_bounded`], [`read_body_prefix`], [`drain_body`], [`http_error`], [`is_event_stream`]: bodies under a bound; non-2xx as [`Error::Status`]; SSE or JSON |
 //! | `error.rs` | [`Error`]: the HTTP layer's error, with `kind()` and `is_*()` helpers |
 //! | `headers.rs` | [`CustomHeaders`], [`RedactedHeaders`], [`same_origin`], [`origin`], [`shown`]: configured headers, redacted, kept on their origin |
 //! | `auth.rs` | [`AuthHook`], [`AuthFailure`], [`AuthRequest`]: credentials on every request, fresh ones after a 401/403 |
 //! | `sender.rs` | [`HttpSender`]: one server's headers, the auth hook's single retry, same-origin redirects; both transports send through it |
 //! | `sse_stream.rs` | [`SseStream`]: a `text/event-stream` body read event by event through [`SseParser`](mcp_jsonrpc::SseParser) |
 //! | `call_mcp.rs` | [`call_mcp`]: one JSON-RPC request over one POST, without a transport |
-//! | `sync.rs` | the poison-tolerant lock helper |
 //! | `test_io.rs`, `test_server.rs` | test helpers: a real hyper body from raw bytes; a raw HTTP/1.1 server on 127.0.0.1 |
 //!
 //! ```no_run
@@ -45,7 +44,6 @@ mod headers;
 mod response_body;
 mod sender;
 mod sse_stream;
-mod sync;
 #[cfg(test)]
 mod test_io;
 #[cfg(test)]
@@ -54,7 +52,8 @@ mod tls;
 
 pub use auth::{AuthFailure, AuthHeaders, AuthHook, AuthRequest};
 pub use body::{
-    ERROR_BODY_LIMIT, drain_body, header_str, http_error, read_body_bounded, read_body_prefix,
+    ERROR_BODY_LIMIT, drain_body, header_str, http_error, is_event_stream, read_body_bounded,
+    read_body_prefix,
 };
 pub use call_mcp::{CALL_MCP_DEFAULT_TIMEOUT, CallMcpOptions, call_mcp, call_mcp_message};
 pub use client::{HttpClient, HttpClientOptions, ProxyMode};

@@ -13,12 +13,12 @@ use http::{HeaderMap, Request, Response, StatusCode, Uri};
 use http_body_util::Full;
 use url::Url;
 
-use crate::sync::lock;
 use crate::{
     AuthFailure, AuthHook, AuthRequest, CustomHeaders, HttpClient, ResponseBody, drain_body,
     header_str,
 };
 use crate::{origin, same_origin};
+use mcp_types::sync::lock;
 
 /// How many redirects one request follows before giving up.
 pub const MAX_REDIRECTS: usize = 5;
@@ -481,10 +481,7 @@ mod tests {
             Box::pin(async move {
                 match answer {
                     Ok(token) => Ok(token.map(|t| vec![("Authorization".into(), t.into())])),
-                    Err(()) => Err(Error::Authorization {
-                        login_required: true,
-                        message: "log in".into(),
-                    }),
+                    Err(()) => Err(Error::authorization(true, "log in")),
                 }
             })
         }

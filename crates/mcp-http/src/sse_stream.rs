@@ -100,8 +100,10 @@ impl SseStream {
     }
 
     /// The first bytes of the data of the event [`next_event`](Self::next_event) last
-    /// refused as too large (see [`mcp_jsonrpc::OVERSIZED_HEAD_BYTES`]): what
-    /// [`Inbox::too_large`](mcp_jsonrpc::Inbox::too_large) reads the request id from.
+    /// refused as too large (see [`mcp_jsonrpc::OVERSIZED_HEAD_BYTES`]): what a transport
+    /// hands on as [`Inbound::TooLarge`](mcp_jsonrpc::Inbound::TooLarge), and
+    /// [`SessionState::handle_too_large`](mcp_jsonrpc::SessionState::handle_too_large) reads
+    /// the request id from.
     pub fn take_oversized_head(&mut self) -> Option<Vec<u8>> {
         self.oversized_head.take()
     }
@@ -124,6 +126,13 @@ impl SseStream {
     /// Give back the parser (its last event id and `retry`) for a resumed stream.
     pub fn into_parser(self) -> SseParser {
         self.parser
+    }
+
+    /// Go on reading from `body` (a resumption's answer), keeping the parser: its last
+    /// event id and `retry` value carry over, as with [`with_parser`](Self::with_parser).
+    pub fn resume(&mut self, body: ResponseBody) {
+        self.parser.finish();
+        self.body = Some(body);
     }
 }
 

@@ -54,19 +54,11 @@ impl<'de> serde::Deserialize<'de> for IdFormat {
     }
 }
 
-/// Allocates request ids that are never reused within one transport.
-///
-/// ```
-/// use mcp_jsonrpc::{IdAllocator, IdFormat};
-/// use mcp_types::RequestId;
-/// let ids = IdAllocator::new(IdFormat::Number);
-/// assert_eq!(ids.next(), RequestId::Number(1));
-/// assert_eq!(ids.next(), RequestId::Number(2));
-/// let strings = IdAllocator::new(IdFormat::String);
-/// assert!(matches!(strings.next(), RequestId::String(_)));
-/// ```
+/// Allocates request ids that are never reused within one session (see
+/// [`SessionState::next_id`](crate::SessionState::next_id)): integers from 1, or
+/// snowflake-style strings.
 #[derive(Debug)]
-pub struct IdAllocator {
+pub(crate) struct IdAllocator {
     format: IdFormat,
     next: AtomicI64,
     /// For [`IdFormat::String`]: `<uuidv7-simple>-`, made once so each id costs one
@@ -77,7 +69,7 @@ pub struct IdAllocator {
 
 impl IdAllocator {
     /// A fresh allocator.
-    pub fn new(format: IdFormat) -> Self {
+    pub(crate) fn new(format: IdFormat) -> Self {
         let prefix = match format {
             IdFormat::Number => Arc::from(""),
             IdFormat::String => Arc::from(format!("{}-", uuid::Uuid::now_v7().simple())),
@@ -89,13 +81,8 @@ impl IdAllocator {
         }
     }
 
-    /// The format this allocator writes.
-    pub fn format(&self) -> IdFormat {
-        self.format
-    }
-
     /// The next id.
-    pub fn next(&self) -> RequestId {
+    pub(crate) fn next(&self) -> RequestId {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         // Wrapping at 2^53 would take 285 years at a million calls a second; keep the bound
         // anyway so a JavaScript peer never sees an unsafe integer.

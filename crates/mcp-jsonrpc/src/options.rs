@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use mcp_types::{ProgressNotificationParams, RawResult};
 
-use crate::CancelToken;
+use crate::{CancelToken, McpHeader};
 
 /// The timeout used when neither the environment, the server config nor the call sets one.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(30_000);
@@ -41,10 +41,10 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: Option<Duration>,
     /// When set, receives the result as the server sent it.
     pub raw_result: Option<RawResultSlot>,
-    /// Extra transport headers for this request, `(name, value)`: Streamable HTTP at
-    /// 2026-07-28 sends them (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports
-    /// ignore them. Values must already be encoded as the specification says.
-    pub transport_headers: Vec<(String, String)>,
+    /// Headers of this request (revision 2026-07-28: `Mcp-Method`, `Mcp-Name`,
+    /// `Mcp-Param-*`), sent by transports that have headers; values already encoded as the
+    /// specification says.
+    pub headers: Vec<McpHeader>,
 }
 
 impl RequestOptions {
@@ -117,12 +117,12 @@ impl RawResultSlot {
 
     /// Keep `result`, replacing what the slot held.
     pub fn put(&self, result: RawResult) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
+        *mcp_types::sync::lock(&self.0) = Some(result);
     }
 
     /// The result received last, leaving the slot empty.
     pub fn take(&self) -> Option<RawResult> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+        mcp_types::sync::lock(&self.0).take()
     }
 }
 
@@ -135,14 +135,10 @@ impl fmt::Debug for RawResultSlot {
 }
 
 impl RequestOptions {
-    /// Add a transport header (see [`RequestOptions::transport_headers`]).
+    /// Add a header of this request (see [`RequestOptions::headers`]).
     #[must_use]
-    pub fn with_transport_header(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<String>,
-    ) -> Self {
-        self.transport_headers.push((name.into(), value.into()));
+    pub fn with_header(mut self, header: McpHeader) -> Self {
+        self.headers.push(header);
         self
     }
 }
@@ -155,7 +151,7 @@ impl fmt::Debug for RequestOptions {
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("raw_result", &self.raw_result.is_some())
-            .field("transport_headers", &self.transport_headers.len())
+            .field("headers", &self.headers.len())
             .finish()
     }
 }

@@ -1,131 +1,171 @@
-//! Background tasks owned by one transport (stream readers, POSTs, drains), and the
-//! timeout clock for sends that are not requests.
+//! [`Exchanges`]: the work a transport runs beside the session (each HTTP POST with its reply
+//! stream, a background event stream), as futures the transport owns and polls whenever the
+//! session's driver polls it, and the bounded queue through which they hand what they read
+//! to the session.
+//!
+//! They are not tasks of their own: a task per request cost a spawn and a wake-up through
+//! the scheduler for each, and with 64 requests in flight over HTTP made the client three
+//! times slower than polling them here (docs/performance.md). Nothing outlives the
+//! transport: dropping it (or [`Exchanges::stop`]) drops every future; its close waits for
+//! the ones that should finish.
 
 use std::future::Future;
-use std::sync::{Mutex, MutexGuard};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tokio::task::{AbortHandle, JoinSet};
-use tokio_util::sync::CancellationToken;
+use futures_util::future::{AbortHandle, Abortable};
+use futures_util::stream::{FuturesUnordered, Stream};
+use mcp_types::RequestId;
+use tokio::sync::mpsc;
 
-use crate::Error;
+use crate::Inbound;
+use crate::state::IdMap;
 
-/// The background tasks of one transport. Every task ends when it finishes, when the
-/// transport shuts the set down, or when the set is dropped: none outlives its transport.
-#[derive(Debug, Default)]
-pub struct TransportTasks {
-    shutdown: CancellationToken,
-    set: Mutex<JoinSet<()>>,
+type Work = Pin<Box<dyn Future<Output = Option<RequestId>> + Send>>;
+
+/// Where a transport's futures hand what they read: bounded, so while the session takes
+/// nothing (it answers as many of the peer's requests as it takes at once), the streams
+/// stop being read. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct InboundQueue(mpsc::Sender<Inbound>);
+
+impl InboundQueue {
+    /// Hand `inbound` to the session (waiting while the queue is full). `false` when the
+    /// transport is gone.
+    pub async fn deliver(&self, inbound: Inbound) -> bool {
+        self.0.send(inbound).await.is_ok()
+    }
+
+    /// Whether the transport is gone.
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
 }
 
-impl TransportTasks {
-    /// An empty set.
-    pub fn new() -> Self {
-        Self::default()
+/// The futures one transport runs, and which of them serve which request.
+pub struct Exchanges {
+    running: FuturesUnordered<Abortable<Work>>,
+    /// The futures serving a request, so its cancellation stops them.
+    by_request: IdMap<AbortHandle>,
+    inbound: mpsc::Receiver<Inbound>,
+    queue: InboundQueue,
+}
+
+impl std::fmt::Debug for Exchanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchanges")
+            .field("running", &self.running.len())
+            .field("requests", &self.by_request.len())
+            .finish()
+    }
+}
+
+impl Exchanges {
+    /// No work yet; what the futures read is queued up to `capacity` frames.
+    pub fn new(capacity: usize) -> Self {
+        let (tx, inbound) = mpsc::channel(capacity.max(1));
+        Self {
+            running: FuturesUnordered::new(),
+            by_request: IdMap::default(),
+            inbound,
+            queue: InboundQueue(tx),
+        }
     }
 
-    fn set(&self) -> MutexGuard<'_, JoinSet<()>> {
-        // Spawning and aborting cannot leave the set inconsistent; a poisoned lock is usable.
-        self.set.lock().unwrap_or_else(|p| p.into_inner())
+    /// Where the futures hand what they read.
+    pub fn queue(&self) -> InboundQueue {
+        self.queue.clone()
     }
 
-    /// Run `task` until it ends or the set shuts down. Must be called inside a tokio runtime.
-    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
-        let shutdown = self.shutdown.clone();
-        let mut set = self.set();
-        // Reap finished tasks so the set does not grow with every request.
-        while set.try_join_next().is_some() {}
-        set.spawn(async move {
-            tokio::select! {
-                () = task => {}
-                () = shutdown.cancelled() => {}
+    /// Run `work` until it ends, the transport drops it, or `stop` does. Returns its abort
+    /// handle.
+    pub fn run(&mut self, work: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
+        self.start(Box::pin(async move {
+            work.await;
+            None
+        }))
+    }
+
+    /// Run `work` for request `id`: its cancellation ([`abort`](Self::abort)) stops it.
+    pub fn run_for(&mut self, id: RequestId, work: impl Future<Output = ()> + Send + 'static) {
+        let done = id.clone();
+        let handle = self.start(Box::pin(async move {
+            work.await;
+            Some(done)
+        }));
+        self.by_request.insert(id, handle);
+    }
+
+    fn start(&mut self, work: Work) -> AbortHandle {
+        let (handle, registration) = AbortHandle::new_pair();
+        self.running.push(Abortable::new(work, registration));
+        handle
+    }
+
+    /// Stop the work of request `id`, if it still runs.
+    pub fn abort(&mut self, id: &RequestId) {
+        if let Some(handle) = self.by_request.remove(id) {
+            handle.abort();
+        }
+    }
+
+    /// Stop the work of every request: nobody waits for their answers any more (close).
+    pub fn abort_requests(&mut self) {
+        for (_, handle) in self.by_request.drain() {
+            handle.abort();
+        }
+    }
+
+    /// Make progress on every piece of work that can, and hand out the next thing read.
+    pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
+        self.poll_work(cx);
+        match self.inbound.poll_recv(cx) {
+            Poll::Ready(Some(inbound)) => Poll::Ready(inbound),
+            // The queue holds a sender itself: it never ends.
+            Poll::Ready(None) | Poll::Pending => Poll::Pending,
+        }
+    }
+
+    /// Make progress on every piece of work that can (without taking what it read).
+    pub fn poll_work(&mut self, cx: &mut Context<'_>) {
+        while let Poll::Ready(Some(ended)) = Pin::new(&mut self.running).poll_next(cx) {
+            if let Ok(Some(id)) = ended {
+                self.by_request.remove(&id);
             }
-        })
-    }
-
-    /// Ask every task to stop at its next await point; safe to call from one of them.
-    pub fn shutdown(&self) {
-        self.shutdown.cancel();
-    }
-
-    /// Stop every task now (explicit close, drop).
-    pub fn abort(&self) {
-        self.shutdown.cancel();
-        self.set().abort_all();
-    }
-
-    /// Let the running tasks finish within `grace`, then abort the rest, and return once
-    /// every one of them has ended (aborted tasks end at their next await point). Tasks
-    /// spawned meanwhile are left for a later call or [`abort`](Self::abort).
-    pub async fn finish(&self, grace: Duration) {
-        let mut set = std::mem::take(&mut *self.set());
-        if set.is_empty() {
-            return;
         }
-        if !grace.is_zero() {
-            let all_done = async { while set.join_next().await.is_some() {} };
-            let _ = tokio::time::timeout(grace, all_done).await;
-        }
-        set.shutdown().await;
     }
 
-    /// How many tasks have not been reaped yet (finished ones are reaped on the next
-    /// spawn or [`finish`](Self::finish)).
+    /// How many pieces of work run.
     pub fn len(&self) -> usize {
-        self.set().len()
+        self.running.len()
     }
 
-    /// Whether no task is left.
+    /// Whether none runs.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.running.is_empty()
     }
 
-    /// Whether [`shutdown`](Self::shutdown) or [`abort`](Self::abort) was called.
-    pub fn is_shut_down(&self) -> bool {
-        self.shutdown.is_cancelled()
-    }
-}
-
-/// Aborts a task when dropped, unless [`disarm`](Self::disarm)ed: ties a request's
-/// background send to the caller's future, so a caller that gives up stops the send too.
-#[derive(Debug)]
-pub struct AbortOnDrop(Option<AbortHandle>);
-
-impl AbortOnDrop {
-    /// Guard `task`.
-    pub fn new(task: AbortHandle) -> Self {
-        Self(Some(task))
+    /// Stop every piece of work now.
+    pub fn stop(&mut self) {
+        self.running.clear();
+        self.by_request.clear();
     }
 
-    /// Let the task run to completion after all.
-    pub fn disarm(&mut self) {
-        self.0 = None;
-    }
-}
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if let Some(task) = self.0.take() {
-            task.abort();
-        }
-    }
-}
-
-/// Bound `send` (a notification or another send that is not a tracked request) by
-/// `timeout`, reporting [`Error::Timeout`] for `method` when it expires. `None` waits forever.
-pub async fn within_timeout<T>(
-    method: &str,
-    timeout: Option<Duration>,
-    send: impl Future<Output = Result<T, Error>>,
-) -> Result<T, Error> {
-    match timeout {
-        None => send.await,
-        Some(after) => tokio::time::timeout(after, send).await.unwrap_or_else(|_| {
-            Err(Error::Timeout {
-                method: method.to_owned(),
-                after,
-            })
-        }),
+    /// Let the work run to its end within `grace` (what it reads is dropped: the session is
+    /// closing), then stop the rest.
+    pub async fn finish(&mut self, grace: Duration) {
+        let all_done = std::future::poll_fn(|cx| {
+            self.poll_work(cx);
+            while let Poll::Ready(Some(_)) = self.inbound.poll_recv(cx) {}
+            if self.running.is_empty() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        });
+        let _ = tokio::time::timeout(grace, all_done).await;
+        self.stop();
     }
 }
 
@@ -136,43 +176,43 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     #[tokio::test]
-    async fn shutdown_ends_every_task_and_abort_on_drop_stops_one() {
-        let tasks = TransportTasks::new();
+    async fn work_hands_frames_out_and_a_request_s_work_stops_with_it() {
+        let mut exchanges = Exchanges::new(4);
+        let queue = exchanges.queue();
+        exchanges.run(async move {
+            queue.deliver(Inbound::Error(crate::Error::closed())).await;
+        });
         let finished = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&finished);
-        let forever = tasks.spawn(async move {
+        exchanges.run_for(RequestId::Number(1), async move {
             std::future::pending::<()>().await;
             flag.store(true, Ordering::SeqCst);
         });
-        let guarded = AbortOnDrop::new(tasks.spawn(std::future::pending()));
-        let handle = guarded.0.clone().unwrap();
-        drop(guarded);
-        tokio::task::yield_now().await;
-        assert!(handle.is_finished());
-        tasks.shutdown();
-        for _ in 0..10 {
-            tokio::task::yield_now().await;
-        }
-        assert!(forever.is_finished() && tasks.is_shut_down());
+        let got = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
+        assert!(matches!(got, Inbound::Error(_)));
+        assert_eq!(exchanges.len(), 1);
+        exchanges.abort(&RequestId::Number(1));
+        std::future::poll_fn(|cx| {
+            exchanges.poll_work(cx);
+            Poll::Ready(())
+        })
+        .await;
+        assert!(exchanges.is_empty());
         assert!(!finished.load(Ordering::SeqCst));
     }
 
     #[tokio::test]
-    async fn within_timeout_names_the_method() {
-        let err = within_timeout(
-            "notifications/initialized",
-            Some(Duration::from_millis(5)),
-            async { std::future::pending::<Result<(), Error>>().await },
-        )
-        .await
-        .unwrap_err();
-        assert!(
-            matches!(err, Error::Timeout { method, .. } if method == "notifications/initialized")
-        );
-        assert!(
-            within_timeout("x", None, async { Ok::<_, Error>(1) })
-                .await
-                .is_ok()
-        );
+    async fn finish_waits_within_its_grace_then_stops_the_rest() {
+        let mut exchanges = Exchanges::new(1);
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        exchanges.run(async move {
+            tokio::task::yield_now().await;
+            flag.store(true, Ordering::SeqCst);
+        });
+        exchanges.run(std::future::pending());
+        exchanges.finish(Duration::from_millis(50)).await;
+        assert!(done.load(Ordering::SeqCst));
+        assert!(exchanges.is_empty());
     }
 }

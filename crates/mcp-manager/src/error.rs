@@ -218,11 +218,7 @@ mod tests {
         let refused = |login_required| {
             ManagerError::client(
                 "s",
-                mcp_http::Error::Authorization {
-                    login_required,
-                    message: "run `mcp login s`".into(),
-                }
-                .into(),
+                mcp_http::Error::authorization(login_required, "run `mcp login s`").into(),
             )
         };
         assert!(refused(true).needs_login());

@@ -41,7 +41,7 @@ impl NotificationHub {
     }
 
     pub(crate) fn publish(&self, server: &str, notification: ServerNotification) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut state = mcp_types::sync::lock(&self.state);
         let item = (server.to_owned(), notification);
         match state.backlog.as_mut() {
             Some(backlog) => {
@@ -57,7 +57,7 @@ impl NotificationHub {
 
     pub(crate) fn subscribe(&self) -> NotificationReceiver {
         // Under the lock, so nothing published meanwhile is missed or seen twice.
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut state = mcp_types::sync::lock(&self.state);
         NotificationReceiver {
             backlog: state.backlog.take().unwrap_or_default(),
             receiver: state.sender.subscribe(),

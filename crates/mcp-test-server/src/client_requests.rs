@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use mcp_types::{ErrorObject, RequestId};
 use serde_json::Value;
@@ -122,10 +122,8 @@ impl Drop for Outstanding {
 }
 
 /// Lock a mutex, recovering the data if a panicking thread poisoned it: every map here
-/// stays consistent after any single operation.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+/// stays consistent after any single operation (the workspace's one helper).
+pub(crate) use mcp_types::sync::lock;
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,8 @@
-//! Handing incoming JSON-RPC frames (a JSON body or an SSE event) to the session.
+//! Handing what a stream or body carried to the session: each frame parsed once here (to
+//! learn whether it answered the request whose reply stream it came on) and not again.
 
-use mcp_types::{MessageError, RequestId};
+use mcp_jsonrpc::{Inbound, ParsedFrame, Received};
+use mcp_types::RequestId;
 
 use crate::inner::Inner;
 use crate::stream::StreamEnd;
@@ -8,23 +10,16 @@ use crate::stream::StreamEnd;
 impl Inner {
     /// Hand one frame to the session. On the reply stream of request `ours`, record in `end`
     /// whether it answered that request. The bytes move on to the caller waiting for the
-    /// response they carry (no copy). A malformed frame is returned, not reported.
-    pub(crate) fn dispatch(
+    /// response they carry (no copy). `false` when the transport is gone.
+    pub(crate) async fn dispatch(
         &self,
-        bytes: Vec<u8>,
+        frame: ParsedFrame,
         ours: Option<&RequestId>,
         end: &mut StreamEnd,
-    ) -> Option<MessageError> {
-        match ours {
-            Some(id) => {
-                let received = self.inbox.receive_reply(bytes, id);
-                end.answered |= received.answered;
-                received.malformed
-            }
-            None => {
-                self.inbox.receive(bytes);
-                None
-            }
+    ) -> bool {
+        if let Some(id) = ours {
+            end.answered |= frame.answers(id);
         }
+        self.deliver(Inbound::Frame(Received::Parsed(frame))).await
     }
 }

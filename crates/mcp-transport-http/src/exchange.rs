@@ -1,10 +1,13 @@
-//! One POST: a request whose reply is a JSON body or an SSE stream, or a notification.
+//! One POST: a request whose reply is a JSON body or an SSE stream, or a frame nobody
+//! answers (a notification, a reply to the server, a cancellation). Each is a future in
+//! the transport's `Exchanges`, polled on the session's driver task, and hands what it reads
+//! to the session through the transport's bounded queue.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
 use mcp_http::{Error as HttpError, SseStream, read_body_bounded};
-use mcp_jsonrpc::Error;
+use mcp_jsonrpc::{Ack, Error, FrameHints, Inbound, ParsedFrame};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;
@@ -12,27 +15,31 @@ use crate::stream::{StreamEnd, StreamRole};
 use crate::wire::{Outgoing, ReplyKind, reply_kind};
 
 impl Inner {
-    /// POST request `frame` and deliver its reply to the session. Fails when the request
-    /// cannot be answered any more, which fails the request. Polled inside the request's
-    /// own future; when our response arrives while an SSE reply still has work (draining,
-    /// resuming), the session moves the rest onto a task.
-    pub(crate) async fn post_request(
-        self: Arc<Self>,
+    /// POST request `id` and hand its reply to the session; when the request cannot be
+    /// answered any more, the session hears why ([`Inbound::Failed`]). When our response
+    /// arrives while an SSE reply still has work (draining, resuming), the rest is read
+    /// here too: the task ends with the stream.
+    pub(crate) async fn exchange(self: Arc<Self>, frame: Bytes, id: RequestId, hints: FrameHints) {
+        if let Err(error) = self.post_request(frame, &id, hints).await {
+            self.deliver(Inbound::Failed { id, error }).await;
+        }
+    }
+
+    async fn post_request(
+        self: &Arc<Self>,
         frame: Bytes,
-        id: RequestId,
-        headers: Vec<(String, String)>,
+        id: &RequestId,
+        hints: FrameHints,
     ) -> Result<(), Error> {
-        let id = &id;
-        let outgoing = if headers.is_empty() {
-            Outgoing::post(frame)
-        } else {
-            Outgoing::post_with(frame, headers)?
-        };
-        let response = self.send(&outgoing).await?;
+        // 2026-07-28 streams are not resumable: a broken reply ends in NoResponse, and the
+        // client re-issues the request under a new id.
+        let resumable = !hints.stateless;
+        let response = self.send(&Outgoing::post_frame(frame, hints)?).await?;
         match reply_kind(&response) {
             ReplyKind::Sse => {
                 let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
-                let end = self.follow_stream(stream, StreamRole::Reply(id)).await;
+                let role = StreamRole::Reply { id, resumable };
+                let end = self.follow_stream(stream, role).await;
                 if end.answered {
                     return Ok(());
                 }
@@ -54,33 +61,61 @@ impl Inner {
                 if body.iter().all(u8::is_ascii_whitespace) {
                     return Err(Error::NoResponse { id: id.clone() });
                 }
+                let frame = ParsedFrame::from_vec(body.into());
+                if !frame.answers(id) && frame.error().is_some() {
+                    // Not JSON-RPC, and naming no request: the answer to ours is broken.
+                    let broken = frame.into_error().map(Error::Parse);
+                    return Err(broken.unwrap_or(Error::NoResponse { id: id.clone() }));
+                }
                 let mut end = StreamEnd::default();
-                let malformed = self.dispatch(body.into(), Some(id), &mut end);
-                match (end.answered, malformed) {
-                    (true, _) => Ok(()),
-                    (false, Some(e)) => Err(Error::Parse(e)),
-                    (false, None) => Err(Error::NoResponse { id: id.clone() }),
+                self.dispatch(frame, Some(id), &mut end).await;
+                if end.answered {
+                    Ok(())
+                } else {
+                    Err(Error::NoResponse { id: id.clone() })
                 }
             }
         }
     }
 
-    /// POST a notification (or any message that expects no reply). Any 2xx is success; a
-    /// body that comes back anyway is dispatched, never an error.
-    pub(crate) async fn post_notification(self: &Arc<Self>, frame: Bytes) -> Result<(), Error> {
-        let response = self.send(&Outgoing::post(frame)).await?;
+    /// POST a frame nobody answers (a notification, a reply to the server, a
+    /// cancellation); `ack` hears once the server took it (any 2xx), or why not. A body that
+    /// comes back anyway is handed to the session (an SSE stream read to its end, here),
+    /// never an error.
+    pub(crate) async fn post_frame(
+        self: Arc<Self>,
+        frame: Bytes,
+        hints: FrameHints,
+        ack: Option<Ack>,
+    ) {
+        let sent = match Outgoing::post_frame(frame, hints) {
+            Ok(outgoing) => self.send(&outgoing).await,
+            Err(e) => Err(e.into()),
+        };
+        let response = match sent {
+            Ok(response) => {
+                if let Some(ack) = ack {
+                    ack.done(Ok(()));
+                }
+                response
+            }
+            Err(e) => {
+                if let Some(ack) = ack {
+                    ack.done(Err(e));
+                }
+                return;
+            }
+        };
         match reply_kind(&response) {
             ReplyKind::Sse => {
                 let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
-                let inner = Arc::clone(self);
-                self.tasks.spawn(async move {
-                    inner.follow_stream(stream, StreamRole::Drain).await;
-                });
+                self.follow_stream(stream, StreamRole::Drain).await;
             }
             ReplyKind::Json => {
                 match read_body_bounded(response.into_body(), self.config.max_body_bytes).await {
                     Ok(body) if !body.iter().all(u8::is_ascii_whitespace) => {
-                        self.dispatch(body.into(), None, &mut StreamEnd::default());
+                        let frame = ParsedFrame::from_vec(body.into());
+                        self.dispatch(frame, None, &mut StreamEnd::default()).await;
                     }
                     Ok(_) => {}
                     Err(e) => {
@@ -89,7 +124,6 @@ impl Inner {
                 }
             }
         }
-        Ok(())
     }
 }
 

@@ -1,46 +1,53 @@
 //! The state one transport's tasks share, and sending one HTTP request with the session,
 //! protocol and auth rules applied.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use futures_util::future::AbortHandle;
 use http::{HeaderValue, Response, StatusCode};
 use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, http_error};
-use mcp_jsonrpc::{Error, Inbox, TransportTasks};
-use tokio::task::AbortHandle;
+use mcp_jsonrpc::{Error, Inbound, InboundQueue};
+use mcp_types::sync::lock;
 use url::Url;
 
 use crate::HttpConfig;
 use crate::wire::{Outgoing, PROTOCOL_HEADER, SESSION_HEADER, is_valid_session_id};
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every critical section is a plain assignment; a poisoned lock is still consistent.
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Shared by the transport handle and its background tasks.
+/// Shared by the transport and its tasks.
 pub(crate) struct Inner {
     pub(crate) config: HttpConfig,
     pub(crate) uri: http::Uri,
-    /// Where received frames go: the session.
-    pub(crate) inbox: Inbox,
+    /// Where what the exchanges read goes: the transport hands it out of `poll_recv`.
+    /// Bounded: while the session takes nothing (it answers as many server requests as it
+    /// takes at once), the streams stop being read.
+    queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
     sender: HttpSender,
     /// The session id and the negotiated revision, kept as the header values they are sent
-    /// as (checked and copied once, not on every request).
+    /// as (checked and copied once, not on every request). The revision here is the one
+    /// the GET stream and the DELETE carry; each POST carries its frame's.
     session: Mutex<Option<HeaderValue>>,
     protocol: Mutex<Option<HeaderValue>>,
-    /// Every background task; shut down on close, so none outlives the transport.
-    pub(crate) tasks: TransportTasks,
-    pub(crate) listener: Mutex<Option<AbortHandle>>,
-    pub(crate) close_started: AtomicBool,
-    /// Revision 2026-07-28: no session id is sent or kept.
+    /// The GET stream, while it runs.
+    listener: Mutex<Option<AbortHandle>>,
+    /// Which GET stream runs (starting or established), numbered from 1; 0: none.
+    pub(crate) listening: AtomicU64,
+    /// The number of the last GET stream started.
+    pub(crate) listeners: AtomicU64,
+    /// Revision 2026-07-28: no GET stream and no DELETE.
     pub(crate) stateless: AtomicBool,
+    /// The transport reported its end.
+    closed: AtomicBool,
 }
 
 impl Inner {
-    pub(crate) fn new(config: HttpConfig, client: HttpClient, inbox: Inbox) -> Result<Self, Error> {
+    pub(crate) fn new(
+        config: HttpConfig,
+        client: HttpClient,
+        queue: InboundQueue,
+    ) -> Result<Self, Error> {
         let mut url: Url = config.url.clone();
         url.set_fragment(None);
         let uri: http::Uri = url
@@ -50,39 +57,69 @@ impl Inner {
         let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
             uri,
-            inbox,
+            queue,
             sender,
             session: Mutex::new(None),
             protocol: Mutex::new(None),
-            tasks: TransportTasks::new(),
             listener: Mutex::new(None),
-            close_started: AtomicBool::new(false),
+            listening: AtomicU64::new(0),
+            listeners: AtomicU64::new(0),
             stateless: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             config,
         })
+    }
+
+    /// Hand `inbound` to the transport (waiting while its queue is full). `false` when the
+    /// transport is gone.
+    pub(crate) async fn deliver(&self, inbound: Inbound) -> bool {
+        self.queue.deliver(inbound).await
+    }
+
+    /// Whether the transport reported its end (or is gone).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire) || self.queue.is_closed()
     }
 
     pub(crate) fn session_id(&self) -> Option<String> {
         lock(&self.session).as_ref().map(header_string)
     }
 
-    /// Send `MCP-Protocol-Version: version` from now on (a value that cannot be a header is
-    /// not sent).
+    /// The revision the GET stream and the DELETE carry from now on (a value that cannot be
+    /// a header is not sent).
     pub(crate) fn set_protocol(&self, version: Option<&str>) {
         *lock(&self.protocol) = version.and_then(|v| HeaderValue::from_str(v).ok());
     }
 
-    /// Forget the session and the negotiated revision (after [`HttpError::SessionExpired`]).
-    pub(crate) fn reset_session(&self) {
-        *lock(&self.session) = None;
-        *lock(&self.protocol) = None;
-        self.stateless.store(false, Ordering::SeqCst);
-        self.stop_listener();
+    /// A GET for the server's event stream (resuming after `last_event_id`), with the
+    /// negotiated revision.
+    pub(crate) fn get(&self, last_event_id: Option<String>) -> Outgoing {
+        Outgoing::get(last_event_id).with_protocol(lock(&self.protocol).clone())
+    }
+
+    /// The DELETE of the session, with the negotiated revision.
+    pub(crate) fn delete(&self) -> Outgoing {
+        Outgoing::delete().with_protocol(lock(&self.protocol).clone())
+    }
+
+    /// The server forgot session `expired`: forget it too (unless a newer one replaced it
+    /// meanwhile), and its GET stream, so the next `initialize` starts a fresh one.
+    fn forget_session(&self, expired: &HeaderValue) {
+        let mut session = lock(&self.session);
+        if session.as_ref() == Some(expired) {
+            *session = None;
+            drop(session);
+            *lock(&self.protocol) = None;
+            self.stop_listener();
+            tracing::debug!("Streamable HTTP session expired: forgotten");
+        }
     }
 
     pub(crate) fn stop_listener(&self) {
         if let Some(handle) = lock(&self.listener).take() {
             handle.abort();
+            // Stopped now, whenever its future is dropped.
+            self.listening.store(0, Ordering::Release);
         }
     }
 
@@ -90,18 +127,22 @@ impl Inner {
         std::mem::replace(&mut *lock(&self.listener), handle)
     }
 
+    /// Whether the GET stream runs (starting or established).
     pub(crate) fn listener_running(&self) -> bool {
-        lock(&self.listener)
-            .as_ref()
-            .is_some_and(|h| !h.is_finished())
+        self.listening.load(Ordering::Acquire) != 0
     }
 
-    /// The server ended the connection (the established GET stream ended): the session
-    /// rejects pending requests and emits closed, so a manager can reconnect; the tasks stop.
-    pub(crate) fn close_from_peer(&self, detail: &str) {
-        if self.inbox.close(Some(detail.to_owned())) {
+    /// The server ended the connection (the established GET stream ended): every request
+    /// fails and the session closes, so a manager can reconnect.
+    pub(crate) async fn close_from_peer(&self, detail: &str) {
+        if !self.closed.swap(true, Ordering::AcqRel) {
             tracing::debug!(detail, "Streamable HTTP transport closed by the server");
-            self.tasks.shutdown();
+            let detail = Some(detail.to_owned());
+            self.deliver(Inbound::Closed {
+                detail,
+                error: None,
+            })
+            .await;
         }
     }
 
@@ -109,21 +150,25 @@ impl Inner {
     /// [`HttpSender`] (the auth hook's single retry after a 401/403, same-origin
     /// redirects). A 2xx reply is returned for the caller to read; a 404 on a request that
     /// carried a session id, or a 400 that says the session is not found, is
-    /// [`HttpError::SessionExpired`]; any other status is [`HttpError::Status`].
+    /// [`HttpError::SessionExpired`] (and the session is forgotten); any other status is
+    /// [`HttpError::Status`]. A stateless request (revision 2026-07-28) carries no session
+    /// id and keeps none, and a JSON-RPC error in its refusal's body is that error.
     pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
         let mut sent_session = None;
-        let stateless = self.stateless.load(Ordering::Relaxed);
+        let stateless = outgoing.stateless;
         let build = |uri: &http::Uri| {
             let mut request = outgoing
                 .to_request(uri)
                 .map_err(|e| HttpError::Config(format!("cannot build the HTTP request: {e}")))?;
             let headers = request.headers_mut();
-            sent_session = lock(&self.session).clone();
+            if !stateless {
+                sent_session = lock(&self.session).clone();
+            }
             if let Some(id) = &sent_session {
                 headers.insert(SESSION_HEADER, id.clone());
             }
-            if let Some(version) = lock(&self.protocol).clone() {
-                headers.insert(PROTOCOL_HEADER, version);
+            if let Some(version) = &outgoing.protocol {
+                headers.insert(PROTOCOL_HEADER, version.clone());
             }
             Ok(request)
         };
@@ -157,8 +202,11 @@ impl Inner {
         let Some(session_id) = sent_session else {
             return Err(http_error(response).await.into());
         };
-        let expired = || HttpError::SessionExpired {
-            session_id: header_string(&session_id),
+        let expired = || {
+            self.forget_session(&session_id);
+            HttpError::SessionExpired {
+                session_id: header_string(&session_id),
+            }
         };
         Err(match status {
             StatusCode::NOT_FOUND => expired(),
@@ -177,6 +225,14 @@ impl Inner {
     pub(crate) fn housekeeping_timeout(&self) -> Duration {
         let cap = Duration::from_secs(2);
         self.config.timeout.map_or(cap, |t| t.min(cap))
+    }
+
+    /// The transport closes: wait for the task of every connection it opened (bounded).
+    pub(crate) async fn shutdown_client(&self) {
+        self.sender
+            .client()
+            .shutdown(self.housekeeping_timeout())
+            .await;
     }
 }
 

@@ -1,15 +1,17 @@
 //! The optional background GET stream for server notifications and requests.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hyper::body::Body as _;
 use mcp_http::SseStream;
+use mcp_jsonrpc::{BoxFuture, Exchanges};
 use tokio::sync::oneshot;
 
 use crate::inner::Inner;
 use crate::stream::StreamRole;
-use crate::wire::{Outgoing, ReplyKind, reply_kind};
+use crate::wire::{ReplyKind, reply_kind};
 
 /// The longest wait for the GET stream to be established.
 const LISTENER_START_DEADLINE: Duration = Duration::from_secs(1);
@@ -25,39 +27,52 @@ impl Inner {
         }
     }
 
-    /// Start the listener and wait (bounded) until it is established or disabled.
-    pub(crate) async fn start_listener(self: &Arc<Self>) {
-        if !self.config.open_listener || self.inbox.is_closed() || self.listener_running() {
-            return;
+    /// Start the listener; the future resolves once it is established or disabled (within
+    /// [`listener_deadline`](Self::listener_deadline)).
+    pub(crate) fn start_listener(
+        self: &Arc<Self>,
+        exchanges: &mut Exchanges,
+    ) -> BoxFuture<'static, ()> {
+        let done = || -> BoxFuture<'static, ()> { Box::pin(std::future::ready(())) };
+        if !self.config.open_listener || self.is_closed() || self.listener_running() {
+            return done();
         }
         let deadline = self.listener_deadline();
         let (ready_tx, ready_rx) = oneshot::channel();
         // Without a deadline nobody waits: the listener starts whenever the server answers.
         let ready_tx = deadline.is_some().then_some(ready_tx);
         let inner = Arc::clone(self);
-        let handle = self
-            .tasks
-            .spawn(async move { inner.run_listener(ready_tx).await });
+        let number = self.listeners.fetch_add(1, Ordering::AcqRel) + 1;
+        self.listening.store(number, Ordering::Release);
+        let handle = exchanges.run(async move {
+            // However the listener ends (disabled, failed, stopped), it is not listening.
+            let _running = Running(Arc::clone(&inner), number);
+            inner.run_listener(ready_tx).await;
+        });
         if let Some(old) = self.set_listener(Some(handle.clone())) {
             old.abort();
         }
         let Some(deadline) = deadline else {
-            return;
+            return done();
         };
-        match tokio::time::timeout(deadline, ready_rx).await {
-            Ok(Ok(())) => tracing::debug!("SSE listener established"),
-            // The task ended without a stream: it logged why and is disabled.
-            Ok(Err(_)) => {}
-            Err(_) => {
-                tracing::debug!(?deadline, "SSE listener did not start in time; disabled");
-                handle.abort();
-                let _ = self.set_listener(None);
+        let inner = Arc::clone(self);
+        Box::pin(async move {
+            match tokio::time::timeout(deadline, ready_rx).await {
+                Ok(Ok(())) => tracing::debug!("SSE listener established"),
+                // The task ended without a stream: it logged why and is disabled.
+                Ok(Err(_)) => {}
+                Err(_) => {
+                    tracing::debug!(?deadline, "SSE listener did not start in time; disabled");
+                    handle.abort();
+                    let _ = inner.set_listener(None);
+                    inner.listening.store(0, Ordering::Release);
+                }
             }
-        }
+        })
     }
 
     async fn run_listener(self: Arc<Self>, ready: Option<oneshot::Sender<()>>) {
-        let response = match self.send(&Outgoing::get(None)).await {
+        let response = match self.send(&self.get(None)).await {
             Ok(r) => r,
             Err(e) => {
                 // 405 is the spec's "no stream here"; every other failure disables it too.
@@ -80,15 +95,29 @@ impl Inner {
         }
         let stream = SseStream::new(response.into_body(), self.config.max_sse_event_bytes);
         let end = self.follow_stream(stream, StreamRole::Listener).await;
-        if self.tasks.is_shut_down() || self.inbox.is_closed() {
+        if self.is_closed() {
             return;
         }
         // An oversized event was reported when it was skipped.
-        if let Some(e) = &end.error
+        if let Some(e) = end.error
             && !matches!(e, mcp_jsonrpc::Error::MessageTooLarge { .. })
         {
-            self.inbox.error(e);
+            self.deliver(mcp_jsonrpc::Inbound::Error(e)).await;
         }
-        self.close_from_peer("the server's SSE stream (GET) ended");
+        self.close_from_peer("the server's SSE stream (GET) ended")
+            .await;
+    }
+}
+
+/// Held by listener number `.1` while it runs; clears [`Inner::listening`] when it ends,
+/// unless a newer listener took its place meanwhile.
+struct Running(Arc<Inner>, u64);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .listening
+            .compare_exchange(self.1, 0, Ordering::AcqRel, Ordering::Acquire);
     }
 }

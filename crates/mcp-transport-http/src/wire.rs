@@ -5,6 +5,7 @@ use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::Error;
+use mcp_jsonrpc::{FrameHints, McpHeader};
 
 // Header names and fixed values as constants, checked at compile time: a `&str` name or
 // value is parsed again on every request.
@@ -18,6 +19,10 @@ pub(crate) const ACCEPT_SSE: HeaderValue = HeaderValue::from_static("text/event-
 pub(crate) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 /// The negotiated-revision header.
 pub(crate) const PROTOCOL_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+/// `Mcp-Method` (2026-07-28).
+pub(crate) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+/// `Mcp-Name` (2026-07-28).
+pub(crate) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 /// The SSE resumption cursor.
 pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
@@ -32,6 +37,10 @@ pub(crate) struct Outgoing {
     pub(crate) last_event_id: Option<String>,
     /// Per-request headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
     pub(crate) extra: Vec<(HeaderName, HeaderValue)>,
+    /// `MCP-Protocol-Version`, once a revision is chosen.
+    pub(crate) protocol: Option<HeaderValue>,
+    /// No session id is sent, and none kept from the answer (revision 2026-07-28).
+    pub(crate) stateless: bool,
 }
 
 impl Outgoing {
@@ -43,17 +52,36 @@ impl Outgoing {
             accept: ACCEPT_POST,
             last_event_id: None,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
     }
 
-    /// A POST with the frame's own headers; a name or value that cannot be a header is a
-    /// configuration error (the client encodes values before they get here).
-    pub(crate) fn post_with(body: Bytes, headers: Vec<(String, String)>) -> Result<Self, Error> {
+    /// A POST of one frame with what its hints say: its headers (a name or value that
+    /// cannot be a header is a configuration error: the client encodes values before they
+    /// get here), its revision, whether it goes without a session.
+    pub(crate) fn post_frame(body: Bytes, hints: FrameHints) -> Result<Self, Error> {
+        let FrameHints {
+            protocol_version,
+            stateless,
+            headers,
+            ..
+        } = hints;
         let mut post = Self::post(body);
-        for (name, value) in headers {
-            let name = HeaderName::try_from(name.as_str())
-                .map_err(|e| Error::Config(format!("invalid header name {name:?}: {e}")))?;
-            let value = HeaderValue::try_from(value.as_str())
+        post.stateless = stateless;
+        post.protocol = protocol_version.and_then(|v| HeaderValue::from_str(&v).ok());
+        for header in headers {
+            let (name, value) = match header {
+                McpHeader::Method(value) => (METHOD_HEADER, value),
+                McpHeader::Name(value) => (NAME_HEADER, value),
+                McpHeader::Param { name, value } => {
+                    let name = HeaderName::try_from(format!("mcp-param-{name}"))
+                        .map_err(|e| Error::Config(format!("invalid header name {name:?}: {e}")))?;
+                    (name, value)
+                }
+                _ => continue,
+            };
+            let value = HeaderValue::try_from(value)
                 .map_err(|e| Error::Config(format!("invalid value for header {name}: {e}")))?;
             post.extra.push((name, value));
         }
@@ -68,6 +96,8 @@ impl Outgoing {
             accept: ACCEPT_SSE,
             last_event_id,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
     }
 
@@ -79,7 +109,15 @@ impl Outgoing {
             accept: ACCEPT_POST,
             last_event_id: None,
             extra: Vec::new(),
+            protocol: None,
+            stateless: false,
         }
+    }
+
+    /// The same request carrying `MCP-Protocol-Version: protocol`.
+    pub(crate) fn with_protocol(mut self, protocol: Option<HeaderValue>) -> Self {
+        self.protocol = protocol;
+        self
     }
 
     /// The request skeleton; the caller adds session, version and custom headers.
@@ -114,13 +152,7 @@ pub(crate) enum ReplyKind {
 }
 
 pub(crate) fn reply_kind<B>(response: &Response<B>) -> ReplyKind {
-    let is_sse = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"));
-    if is_sse {
+    if mcp_http::is_event_stream(response) {
         ReplyKind::Sse
     } else {
         ReplyKind::Json

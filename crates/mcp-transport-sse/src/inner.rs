@@ -2,14 +2,15 @@
 //! origin and auth rules applied.
 
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::{Error as HttpError, HttpClient, HttpSender, ResponseBody, drain_body, http_error};
-use mcp_jsonrpc::{Error, Inbox, TransportTasks};
+use mcp_jsonrpc::{Error, Inbound, InboundQueue};
 use url::Url;
 
 use crate::SseConfig;
@@ -17,43 +18,72 @@ use crate::SseConfig;
 /// `Accept` for the event stream.
 pub(crate) const ACCEPT_SSE: &str = "text/event-stream";
 
-/// Shared by the transport handle and its background tasks.
+/// Shared by the transport and its tasks.
 pub(crate) struct Inner {
     pub(crate) config: SseConfig,
-    /// Where received frames go: the session.
-    pub(crate) inbox: Inbox,
+    /// Where what the event stream's reader reads goes: the transport hands it out of
+    /// `poll_recv`. Bounded, so the session's back-pressure stops the stream being read.
+    queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
     sender: HttpSender,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
-    /// Every background task; shut down on close, so none outlives the transport.
-    pub(crate) tasks: TransportTasks,
-    pub(crate) close_started: AtomicBool,
+    closed: AtomicBool,
 }
 
 impl Inner {
-    pub(crate) fn new(config: SseConfig, client: HttpClient, inbox: Inbox) -> Result<Self, Error> {
+    pub(crate) fn new(
+        config: SseConfig,
+        client: HttpClient,
+        queue: InboundQueue,
+    ) -> Result<Self, Error> {
         let sender = HttpSender::new(client, &config.url, &config.headers, config.auth.clone())?;
         Ok(Self {
-            inbox,
+            queue,
             sender,
             endpoint: OnceLock::new(),
-            tasks: TransportTasks::new(),
-            close_started: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             config,
         })
     }
 
-    /// The event stream ended: nothing can be answered any more. The session fails
-    /// pending requests with "Legacy SSE stream closed" and emits closed (once), so a
-    /// manager can reconnect; the tasks stop.
-    pub(crate) fn close_from_peer(&self, detail: &str) {
-        if self.inbox.close_with(Some(detail.to_owned()), || {
-            crate::Error::StreamClosed.into()
-        }) {
+    /// Hand `inbound` to the transport (waiting while its queue is full). `false` when the
+    /// transport is gone.
+    pub(crate) async fn deliver(&self, inbound: Inbound) -> bool {
+        self.queue.deliver(inbound).await
+    }
+
+    /// Whether the transport reported its end (or is gone).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire) || self.queue.is_closed()
+    }
+
+    /// The event stream ended: nothing can be answered any more. Pending requests fail
+    /// with "Legacy SSE stream closed" and the session closes (once), so a manager can
+    /// reconnect.
+    pub(crate) async fn close_from_peer(&self, detail: &str) {
+        if !self.closed.swap(true, Ordering::AcqRel) {
             tracing::debug!(detail, "legacy SSE transport closed by the server");
-            self.tasks.shutdown();
+            self.deliver(Inbound::Closed {
+                detail: Some(detail.to_owned()),
+                error: Some(|| crate::Error::StreamClosed.into()),
+            })
+            .await;
         }
+    }
+
+    /// The bound for frames nobody answers at close (notifications, cancellations).
+    pub(crate) fn housekeeping_timeout(&self) -> Duration {
+        let cap = Duration::from_secs(2);
+        self.config.timeout.map_or(cap, |t| t.min(cap))
+    }
+
+    /// The transport closes: wait for the task of every connection it opened (bounded).
+    pub(crate) async fn shutdown_client(&self) {
+        self.sender
+            .client()
+            .shutdown(self.housekeeping_timeout())
+            .await;
     }
 
     /// Send one request to `url` with the configured headers (only when `url` is on the

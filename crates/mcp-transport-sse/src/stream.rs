@@ -4,12 +4,11 @@
 use std::sync::Arc;
 
 use http::Method;
-use http::header::CONTENT_TYPE;
 use mcp_http::{Error as HttpError, SseStream};
-use mcp_jsonrpc::{Error, SseEvent};
+use mcp_jsonrpc::{Error, Inbound, Received, SseEvent};
 
 use crate::endpoint::{ENDPOINT_EVENT, MESSAGE_EVENT, resolve_endpoint};
-use crate::inner::{ACCEPT_SSE, Inner};
+use crate::inner::Inner;
 
 /// An opened event stream whose `endpoint` event has arrived.
 pub(crate) struct OpenStream {
@@ -24,17 +23,8 @@ impl Inner {
     /// caller applies the connect deadline.
     pub(crate) async fn open_stream(&self) -> Result<OpenStream, Error> {
         let response = self.send(Method::GET, &self.config.url, None).await?;
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        let is_sse = content_type
-            .split(';')
-            .next()
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case(ACCEPT_SSE));
-        if !is_sse {
+        if !mcp_http::is_event_stream(&response) {
+            let content_type = mcp_http::header_str(&response, "content-type").unwrap_or("");
             return Err(HttpError::Protocol(format!(
                 "the legacy SSE URL answered {} with content type {content_type:?}, not an \
                  event stream",
@@ -75,15 +65,24 @@ impl Inner {
             mut stream, early, ..
         } = open;
         for event in early {
-            self.inbox.receive_text(event.data);
+            if !self
+                .deliver(Inbound::Frame(Received::Text(event.data)))
+                .await
+            {
+                return;
+            }
         }
         let detail = loop {
-            // Back-pressure: no next event while the session answers as many server
-            // requests as it takes at once.
-            self.inbox.ready().await;
+            // Back-pressure: the session takes what is read through a bounded queue, so
+            // while it answers as many server requests as it takes at once, this waits.
             match stream.next_event().await {
                 Ok(Some(event)) if event.event == MESSAGE_EVENT => {
-                    self.inbox.receive_text(event.data);
+                    if !self
+                        .deliver(Inbound::Frame(Received::Text(event.data)))
+                        .await
+                    {
+                        return; // The transport is gone.
+                    }
                 }
                 Ok(Some(event)) => {
                     // A second `endpoint` would move our POSTs mid-session: not followed.
@@ -95,19 +94,20 @@ impl Inner {
                     let e = Error::MessageTooLarge { limit };
                     // That event was skipped; the stream goes on. The request it answered
                     // (its id is near the start) fails now rather than at its timeout.
-                    match stream.take_oversized_head() {
-                        Some(head) => self.inbox.too_large(&head, limit),
-                        None => self.inbox.error(&e),
-                    }
+                    let inbound = match stream.take_oversized_head() {
+                        Some(head) => Inbound::TooLarge { head, limit },
+                        None => Inbound::Error(e),
+                    };
+                    self.deliver(inbound).await;
                 }
                 Err(e) => {
-                    if !self.inbox.is_closed() {
-                        self.inbox.error(&e.into());
+                    if !self.is_closed() {
+                        self.deliver(Inbound::Error(e.into())).await;
                     }
                     break "the legacy SSE stream broke";
                 }
             }
         };
-        self.close_from_peer(detail);
+        self.close_from_peer(detail).await;
     }
 }

@@ -1,12 +1,13 @@
 //! [`SseTransport`]: the legacy HTTP+SSE message pipe.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use mcp_http::HttpClient;
 use mcp_jsonrpc::{
-    BoxFuture, Error, Inbox, Outbound, Sent, Session, SessionOptions, Transport, TransportHandler,
+    BoxFuture, Error, Exchanges, FrameKind, Inbound, Outbound, Session, SessionOptions, Transport,
+    TransportHandler, TransportTraits,
 };
 use url::Url;
 
@@ -14,16 +15,26 @@ use crate::SseConfig;
 use crate::endpoint::shown;
 use crate::inner::Inner;
 
+/// How many frames the event stream's reader may have read before the session takes
+/// them: past this it waits, and so stops reading the stream (back-pressure).
+const INBOUND_QUEUE: usize = 64;
+
 /// A legacy HTTP+SSE connection to one MCP server (revision 2024-11-05): the message pipe
 /// under a [`Session`].
 ///
-/// [`connect`](Self::connect) opens the server's event stream and waits for its `endpoint`
+/// [`open`](Self::open) opens the server's event stream and waits for its `endpoint`
 /// event; every message is then POSTed there and every answer, notification and server
-/// request arrives on the stream. When the stream ends, pending requests fail with
-/// [`crate::Error::StreamClosed`] and the handler's `on_closed` fires once. Dropping the
-/// transport aborts every background task and the stream with them.
+/// request arrives on the stream; the stream's reader and the POSTs are exchanges the
+/// transport owns and polls whenever the session's driver polls it. When the stream
+/// ends, pending requests fail with [`crate::Error::StreamClosed`] and the session closes.
+/// A request's cancellation stops its POST (a legacy server may never answer a POST for an
+/// unknown session). Dropping the transport aborts every task and the stream with them.
 pub struct SseTransport {
     inner: Arc<Inner>,
+    /// The event stream's reader and every POST.
+    exchanges: Exchanges,
+    /// Stops the event stream's reader.
+    reader: futures_util::future::AbortHandle,
 }
 
 impl std::fmt::Debug for SseTransport {
@@ -31,34 +42,33 @@ impl std::fmt::Debug for SseTransport {
         f.debug_struct("SseTransport")
             .field("config", &self.inner.config)
             .field("endpoint", &self.inner.endpoint.get().map(shown))
-            .field("closed", &self.inner.inbox.is_closed())
+            .field("closed", &self.inner.is_closed())
             .finish()
     }
 }
 
 impl SseTransport {
-    /// Open the event stream at `config.url` (GET, `Accept: text/event-stream`), wait for
-    /// its `endpoint` event within `config.connect_timeout`, and open a session over it with
-    /// `config`'s timeout and id format.
+    /// Open the event stream at `config.url` and a session over it, with `config`'s
+    /// timeout and id format (see [`open`](Self::open)).
+    pub async fn connect(
+        config: SseConfig,
+        handler: Arc<dyn TransportHandler>,
+    ) -> Result<Session, Error> {
+        let options = SessionOptions::new()
+            .with_timeout(config.timeout)
+            .with_id_format(config.id_format);
+        Ok(Session::start(Self::open(config).await?, options, handler))
+    }
+
+    /// Open the event stream at `config.url` (GET, `Accept: text/event-stream`) and wait
+    /// for its `endpoint` event within `config.connect_timeout`: the transport alone.
     ///
     /// Errors, each an [`mcp_http::Error`] in [`Error::Transport`]: the URL is not http(s)
     /// (`Config`); the server cannot be reached or names no endpoint in time (`Connect`); it
     /// answers non-2xx (`Status`, after one auth-hook retry on 401/403); it answers
     /// something other than an event stream, the stream ends first, or the endpoint is on
     /// another origin than `config.url` (`Protocol`, naming both origins).
-    pub async fn connect(
-        config: SseConfig,
-        handler: Arc<dyn TransportHandler>,
-    ) -> Result<Session<Self>, Error> {
-        let options = SessionOptions::new()
-            .with_timeout(config.timeout)
-            .with_id_format(config.id_format);
-        Session::open(options, handler, |inbox| Self::open(config, inbox)).await
-    }
-
-    /// The transport alone, handing what it receives to `inbox` ([`connect`](Self::connect)
-    /// is this inside a [`Session`]).
-    pub async fn open(config: SseConfig, inbox: Inbox) -> Result<Self, Error> {
+    pub async fn open(config: SseConfig) -> Result<Self, Error> {
         let client = HttpClient::for_endpoint(
             &config.url,
             "legacy SSE",
@@ -67,7 +77,8 @@ impl SseTransport {
         )
         .await?;
         let deadline = config.connect_timeout;
-        let inner = Arc::new(Inner::new(config, client, inbox)?);
+        let mut exchanges = Exchanges::new(INBOUND_QUEUE);
+        let inner = Arc::new(Inner::new(config, client, exchanges.queue())?);
         let open = tokio::time::timeout(deadline, inner.open_stream())
             .await
             .map_err(|_| {
@@ -80,53 +91,81 @@ impl SseTransport {
         tracing::debug!(endpoint = %shown(&open.endpoint), "legacy SSE endpoint received");
         let _ = inner.endpoint.set(open.endpoint.clone());
         let reader = Arc::clone(&inner);
-        inner
-            .tasks
-            .spawn(async move { reader.run_reader(open).await });
-        Ok(Self { inner })
+        let reader = exchanges.run(async move { reader.run_reader(open).await });
+        Ok(Self {
+            inner,
+            exchanges,
+            reader,
+        })
     }
 
     /// Where messages are POSTed (the resolved `endpoint` event). It usually carries the
     /// server's session id in its query: treat it as a secret.
     pub fn endpoint(&self) -> &Url {
-        self.inner
-            .endpoint
-            .get()
-            .expect("set before connect returns")
+        self.inner.endpoint.get().expect("set before open returns")
     }
 }
 
 impl Transport for SseTransport {
-    /// POST the frame to the endpoint; its answer, if any, comes on the event stream. The
-    /// session drops the POST with a request that timed out (a legacy server may never
-    /// answer a POST for an unknown session).
-    fn send(&self, frame: Outbound) -> Sent {
+    /// POST the frame to the endpoint; its answer, if any, comes on the event stream.
+    fn send(&mut self, frame: Outbound) {
+        let Outbound {
+            kind, bytes, ack, ..
+        } = frame;
         let inner = Arc::clone(&self.inner);
-        let body = Bytes::from(frame.bytes);
-        Sent::Pending(Box::pin(async move { inner.post(body).await }))
+        let body = Bytes::from(bytes);
+        match kind {
+            FrameKind::Request(id) => {
+                let failed = id.clone();
+                let post = async move {
+                    if let Err(error) = inner.post(body).await {
+                        inner.deliver(Inbound::Failed { id: failed, error }).await;
+                    }
+                };
+                self.exchanges.run_for(id, post);
+            }
+            kind => {
+                if let FrameKind::Cancellation { id, .. } = &kind {
+                    // Nobody waits for its POST any more.
+                    self.exchanges.abort(id);
+                }
+                self.exchanges.run(async move {
+                    let result = inner.post(body).await;
+                    if let Some(ack) = ack {
+                        ack.done(result);
+                    }
+                });
+            }
+        }
     }
 
-    /// Drop the event stream (the server sees the client go away and ends the session) and
-    /// every background task.
-    fn close(&self) -> BoxFuture<'_, ()> {
+    fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
+        self.exchanges.poll_recv(cx)
+    }
+
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        self.exchanges.poll_work(cx);
+    }
+
+    /// Drop the event stream (the server sees the client go away and ends the session);
+    /// let the POSTs already running finish (within two seconds: notifications and
+    /// cancellations go out); stop the rest.
+    fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let inner = &self.inner;
-            if inner.close_started.swap(true, Ordering::SeqCst) {
-                return;
-            }
-            inner.tasks.abort();
-            inner.tasks.finish(std::time::Duration::ZERO).await;
+            let grace = self.inner.housekeeping_timeout();
+            self.reader.abort();
+            self.exchanges.abort_requests();
+            self.exchanges.finish(grace).await;
+            self.inner.shutdown_client().await;
         })
     }
 
     fn kind(&self) -> &'static str {
         "sse"
     }
-}
 
-impl Drop for SseTransport {
-    fn drop(&mut self) {
-        // Tasks hold the shared state: aborting them ends them and frees it (no orphans).
-        self.inner.tasks.abort();
+    /// Revision 2026-07-28 has no HTTP+SSE transport.
+    fn traits(&self) -> TransportTraits {
+        TransportTraits::new().with_stateless_revision(false)
     }
 }

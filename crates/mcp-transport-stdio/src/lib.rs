@@ -5,8 +5,9 @@
 //!   id format, line-length limit, [`ShutdownTimeouts`], [`StderrMode`]. A server gets only
 //!   [`ESSENTIAL_ENV_VARS`] of the client's environment unless its config says more.
 //! - [`StdioTransport`]: the [`mcp_jsonrpc::Transport`] (a message pipe) for one running
-//!   server, under an [`mcp_jsonrpc::Session`]: one writer task, one reader task, a stderr
-//!   task, and a reaper thread that guarantees no zombie and no orphaned grandchild.
+//!   server, under an [`mcp_jsonrpc::Session`]: it writes and reads on the session's driver
+//!   task; a stderr task, and a reaper thread that guarantees no zombie and no orphaned
+//!   grandchild.
 //! - [`Error`]: what only this transport can fail with (a server that cannot be spawned),
 //!   carried in the session's [`mcp_jsonrpc::Error::Transport`].
 //!
@@ -32,11 +33,11 @@ mod environment;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+mod info;
 mod line_buf;
 mod line_reader;
 mod process_group;
 mod reader;
-mod shared;
 mod shutdown;
 mod spawn;
 mod stderr;

@@ -6,8 +6,10 @@
 //! message costs at most `limit` bytes of memory and the stream resynchronises after it.
 
 use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::AsyncBufRead;
 
 pub(crate) use crate::line_buf::Line;
 use crate::line_buf::LineBuf;
@@ -140,29 +142,35 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         }
     }
 
-    /// The next event, or `None` at the end of the stream.
-    ///
-    /// Cancel safe: the only await is `fill_buf`, and bytes are consumed in the same poll
-    /// that moves them into the splitter, so dropping this future loses nothing.
-    pub(crate) async fn next(&mut self) -> io::Result<Option<LineEvent>> {
+    /// The next event, or `None` at the end of the stream. Bytes are consumed in the same
+    /// poll that moves them into the splitter, so a pending poll loses nothing.
+    pub(crate) fn poll_next(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<Option<LineEvent>>> {
         loop {
             if self.eof {
-                return Ok(None);
+                return Poll::Ready(Ok(None));
             }
-            let chunk = self.inner.fill_buf().await?;
+            let chunk = ready!(Pin::new(&mut self.inner).poll_fill_buf(cx))?;
             if chunk.is_empty() {
                 self.eof = true;
                 if let Some(last) = self.splitter.finish() {
-                    return Ok(Some(last));
+                    return Poll::Ready(Ok(Some(last)));
                 }
                 continue;
             }
             let (used, event) = self.splitter.feed(chunk);
-            self.inner.consume(used);
+            Pin::new(&mut self.inner).consume(used);
             if let Some(event) = event {
-                return Ok(Some(event));
+                return Poll::Ready(Ok(Some(event)));
             }
         }
+    }
+
+    /// [`poll_next`](Self::poll_next) as a future.
+    pub(crate) async fn next(&mut self) -> io::Result<Option<LineEvent>> {
+        std::future::poll_fn(|cx| self.poll_next(cx)).await
     }
 }
 

@@ -8,7 +8,6 @@ use tokio::sync::watch;
 
 use crate::config::ShutdownTimeouts;
 use crate::process_group::{Exited, ProcessGroup, Stop};
-use crate::writer::Writer;
 
 /// How long to wait for the reaper after `SIGKILL`. `SIGKILL` cannot be caught; only a
 /// process stuck in the kernel (uninterruptible I/O) outlasts this, and the reaper thread
@@ -28,18 +27,25 @@ pub(crate) async fn wait_exit(
     }
 }
 
-/// Stop the server politely, then less so. Returns how it ended, when known.
+/// Stop the server politely, then less so: `close_stdin` writes what is queued and closes
+/// the server's stdin (a server reading to end of file sees everything we sent), and the
+/// server has [`ShutdownTimeouts::after_stdin_close`] for that and its exit. Returns how it
+/// ended, when known.
 pub(crate) async fn shut_down(
-    writer: &Writer,
+    close_stdin: impl Future<Output = ()>,
     group: &ProcessGroup,
     mut exit: watch::Receiver<Option<Exited>>,
     timeouts: ShutdownTimeouts,
 ) -> Option<Exited> {
-    // Queued frames are written first, then stdin is closed: a server reading to end of file
-    // sees everything we sent.
-    writer.close_stdin();
-    if let Some(exited) = wait_exit(&mut exit, timeouts.after_stdin_close).await {
-        return Some(exited);
+    let polite = async {
+        close_stdin.await;
+        let _ = exit.clone().wait_for(Option::is_some).await;
+    };
+    if tokio::time::timeout(timeouts.after_stdin_close, polite)
+        .await
+        .is_ok()
+    {
+        return Some((*exit.borrow()).unwrap_or(Exited(None)));
     }
     tracing::debug!("server still running after stdin was closed: sending SIGTERM");
     group.signal(Stop::Terminate);

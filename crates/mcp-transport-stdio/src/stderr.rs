@@ -90,7 +90,7 @@ impl SharedTail {
 
     fn lock(&self) -> MutexGuard<'_, StderrTail> {
         // Every operation leaves the tail consistent, so a poisoned lock is still usable.
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::lock(&self.0)
     }
 
     pub(crate) fn joined(&self) -> Option<String> {

@@ -1,59 +1,62 @@
-//! [`StdioTransport`]: the handle the client holds.
+//! [`StdioTransport`]: the message pipe to a server running as a child process.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use mcp_jsonrpc::{
-    BoxFuture, Error, Inbox, Outbound, ProcessDiagnostics, Sent, Session, SessionOptions,
-    Transport, TransportHandler,
+    BoxFuture, Error, Inbound, Outbound, Session, SessionOptions, Transport, TransportHandler,
+    TransportInfo,
 };
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::StdioConfig;
-use crate::shared::{Shared, SharedParts};
+use crate::config::{ShutdownTimeouts, StdioConfig};
+use crate::info::ProcessInfo;
+use crate::process_group::{Exited, ProcessGroup, Stop};
+use crate::reader::Reader;
+use crate::shutdown::shut_down;
 use crate::spawn::{Spawned, spawn};
 use crate::stderr::{SharedTail, capture};
 use crate::writer::Writer;
 
-/// After the server is gone, how long `close` lets the reader and stderr tasks finish on
-/// their own (reading what is left in the pipes) before aborting them.
+/// After the server is gone, how long `close` lets the stderr task finish on its own
+/// (reading what is left in the pipe) before aborting it.
 const TASK_END_WAIT: Duration = Duration::from_millis(500);
-
-#[derive(Default)]
-struct Tasks {
-    reader: Option<JoinHandle<()>>,
-    stderr: Option<JoinHandle<()>>,
-    writer: Option<JoinHandle<()>>,
-}
 
 /// An MCP server running as a child process, spoken to over its stdin and stdout: the
 /// message pipe under a [`Session`].
 ///
-/// - Requests, notifications and replies are written as one JSON object per line, in groups:
-///   frames are appended to one buffer, the caller that completes a group of 32 writes it,
-///   and a writer task writes what is left of a burst. A request does not wait for its
-///   write: if writing fails (a broken pipe), the transport closes with
+/// - Frames are written as one JSON object per line, in groups (see `writer.rs`), on the
+///   session's driver task; a request does not wait for its write. If writing fails (a
+///   broken pipe), the transport ends with
 ///   `Transport closed: writing to the server's stdin failed: …` (or the server's exit
-///   status, when that comes within half a second), which rejects that request and every
-///   other pending one.
-/// - The reader task hands every line to the session's [`Inbox`]; it stops reading while the
-///   session answers as many server requests as it takes at once (back-pressure).
-/// - The session closes when the caller calls [`Session::close`], when the server's stdout
-///   ends, when the server exits, or when writing to its stdin fails: pending requests are
-///   rejected with `Transport closed: <why>` and
-///   [`TransportHandler::on_closed`](mcp_jsonrpc::TransportHandler::on_closed) runs exactly
-///   once. It never restarts the server.
-/// - Closing shuts the server down as the MCP specification says: close
-///   its stdin, wait, `SIGTERM` its process group, wait, `SIGKILL` the group (see
-///   [`ShutdownTimeouts`](crate::ShutdownTimeouts)).
-/// - Dropped without `close`, it kills the server's process group at once (without the
-///   closed event); the child is reaped by a plain thread, so neither zombies nor orphaned
-///   grandchildren are left, even when the tokio runtime is already gone.
+///   status, when that comes within half a second), which rejects every pending request.
+/// - Every line of stdout is a frame, read on the driver task too; the driver stops reading
+///   while the session answers as many server requests as it takes at once
+///   (back-pressure).
+/// - The transport ends when the server's stdout ends, when the server exits, or when
+///   writing to its stdin fails, with the reason (`Transport closed: <why>`); the server is
+///   then shut down in the background. It never restarts the server.
+/// - Closing shuts the server down as the MCP specification says: what is queued is
+///   written, stdin is closed, wait, `SIGTERM` its process group, wait, `SIGKILL` the group
+///   (see [`ShutdownTimeouts`]).
+/// - Dropped without `close`, it kills the server's process group at once; the child is
+///   reaped by a plain thread, so neither zombies nor orphaned grandchildren are left, even
+///   when the tokio runtime is already gone.
 pub struct StdioTransport {
-    shared: Arc<Shared>,
-    tasks: Mutex<Tasks>,
+    command: String,
+    writer: Writer,
+    reader: Reader,
+    group: Arc<ProcessGroup>,
+    exit: watch::Receiver<Option<Exited>>,
+    shutdown: ShutdownTimeouts,
+    info: Arc<ProcessInfo>,
+    stderr: Option<JoinHandle<()>>,
+    /// The shutdown sequence after the server went away by itself.
+    stopping: Option<JoinHandle<()>>,
 }
 
 impl StdioTransport {
@@ -67,24 +70,21 @@ impl StdioTransport {
     pub async fn spawn(
         config: StdioConfig,
         handler: Arc<dyn TransportHandler>,
-    ) -> Result<Session<Self>, Error> {
+    ) -> Result<Session, Error> {
         let options = SessionOptions::new()
             .with_timeout(config.timeout)
             .with_id_format(config.id_format);
-        Session::open(options, handler, |inbox| async move {
-            Self::open(config, inbox)
-        })
-        .await
+        Ok(Session::start(Self::open(config)?, options, handler))
     }
 
-    /// Spawn the server and start the reader and writer tasks, handing what the server
-    /// writes to `inbox`. Must be called inside a tokio runtime. [`spawn`](Self::spawn) is
-    /// this inside a [`Session`].
+    /// Spawn the server: the transport alone, for a session of the caller's own
+    /// ([`spawn`](Self::spawn) is this inside a [`Session`]). Must be called inside a tokio
+    /// runtime.
     ///
     /// # Errors
     ///
     /// As [`spawn`](Self::spawn).
-    pub fn open(config: StdioConfig, inbox: Inbox) -> Result<Self, Error> {
+    pub fn open(config: StdioConfig) -> Result<Self, Error> {
         let Spawned {
             stdin,
             stdout,
@@ -93,7 +93,6 @@ impl StdioTransport {
             exit,
         } = spawn(&config)?;
         tracing::debug!(command = %config.command, pid = ?group.pid(), "spawned MCP server");
-        let (writer, writer_task) = Writer::start(stdin);
         let stderr_done = CancellationToken::new();
         let (stderr_tail, stderr_task) = match stderr {
             Some(stderr) => {
@@ -111,56 +110,69 @@ impl StdioTransport {
                 (None, None)
             }
         };
-        let shared = Arc::new(Shared::new(SharedParts {
-            inbox,
-            writer,
+        Ok(Self {
+            writer: Writer::new(stdin),
+            reader: Reader::new(
+                stdout,
+                config.max_line_bytes,
+                Arc::clone(&group),
+                exit.clone(),
+                stderr_done,
+            ),
+            info: Arc::new(ProcessInfo {
+                group: Arc::clone(&group),
+                stderr_tail,
+            }),
             command: config.command,
             group,
             exit,
             shutdown: config.shutdown,
-            max_line_bytes: config.max_line_bytes,
-            stderr_tail,
-            stderr_done,
-        }));
-        let reader_task = tokio::spawn(crate::reader::run(Arc::clone(&shared), stdout));
-        Ok(Self {
-            shared,
-            tasks: Mutex::new(Tasks {
-                reader: Some(reader_task),
-                stderr: stderr_task,
-                writer: Some(writer_task),
-            }),
+            stderr: stderr_task,
+            stopping: None,
         })
     }
 
     /// The server's process id (also its process group id), until it has exited and been
     /// reaped.
     pub fn pid(&self) -> Option<u32> {
-        self.shared.group.pid()
+        self.group.pid()
     }
 
     /// The last lines the server wrote to its stderr (when captured).
     pub fn stderr_tail(&self) -> Option<String> {
-        self.shared
-            .stderr_tail
-            .as_ref()
-            .and_then(SharedTail::joined)
+        self.info.stderr_tail()
     }
 
-    fn tasks(&self) -> MutexGuard<'_, Tasks> {
-        self.tasks.lock().unwrap_or_else(|p| p.into_inner())
+    /// The server went away by itself: nothing more is written, and the shutdown sequence
+    /// makes sure it is gone (a server that closed its stdout may still run).
+    fn stop_in_background(&mut self) {
+        self.writer.close_now();
+        let (group, exit, shutdown) = (Arc::clone(&self.group), self.exit.clone(), self.shutdown);
+        self.stopping = Some(tokio::spawn(async move {
+            shut_down(async {}, &group, exit, shutdown).await;
+        }));
     }
 
-    async fn close_inner(&self) {
-        self.shared.stop_child().await;
-        let Tasks {
-            reader,
-            stderr,
-            writer,
-        } = std::mem::take(&mut *self.tasks());
-        // The process group is dead, so the pipes end and these tasks finish by themselves;
-        // the bound covers a process that left the group and still holds a pipe.
-        for task in [reader, stderr, writer].into_iter().flatten() {
+    async fn close_inner(&mut self) {
+        match self.stopping.take() {
+            Some(stopping) => {
+                let _ = stopping.await;
+            }
+            None => {
+                let Self {
+                    writer,
+                    group,
+                    exit,
+                    shutdown,
+                    ..
+                } = self;
+                shut_down(writer.close(), group, exit.clone(), *shutdown).await;
+            }
+        }
+        tracing::debug!(command = %self.command, "stdio transport closed");
+        // The process group is dead, so the pipe ends and the task finishes by itself; the
+        // bound covers a process that left the group and still holds the pipe.
+        if let Some(task) = self.stderr.take() {
             let abort = task.abort_handle();
             if tokio::time::timeout(TASK_END_WAIT, task).await.is_err() {
                 abort.abort();
@@ -170,28 +182,39 @@ impl StdioTransport {
 }
 
 impl Transport for StdioTransport {
-    fn send(&self, frame: Outbound) -> Sent {
-        self.shared.send(frame)
+    fn send(&mut self, frame: Outbound) {
+        let Outbound { bytes, ack, .. } = frame;
+        self.writer.push(&bytes, ack);
     }
 
-    /// Shut the server down (close stdin, wait, `SIGTERM` the group, wait, `SIGKILL`) and
-    /// wait for the reader, writer and stderr tasks.
-    fn close(&self) -> BoxFuture<'_, ()> {
+    fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
+        self.poll_send(cx);
+        let next = self.reader.poll_next(cx, &self.writer);
+        if matches!(next, Poll::Ready(Inbound::Closed { .. })) {
+            tracing::debug!(command = %self.command, "the server went away");
+            self.stop_in_background();
+        }
+        next
+    }
+
+    fn poll_send(&mut self, cx: &mut Context<'_>) {
+        if matches!(self.writer.poll_flush(cx), Poll::Ready(Err(_))) {
+            self.reader.write_failed();
+        }
+    }
+
+    /// Shut the server down (write what is queued, close stdin, wait, `SIGTERM` the group,
+    /// wait, `SIGKILL`) and wait for the stderr task.
+    fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(self.close_inner())
     }
 
     fn kind(&self) -> &'static str {
         "stdio"
     }
-}
 
-impl ProcessDiagnostics for StdioTransport {
-    fn stderr_tail(&self) -> Option<String> {
-        StdioTransport::stderr_tail(self)
-    }
-
-    fn pid(&self) -> Option<u32> {
-        StdioTransport::pid(self)
+    fn info(&self) -> Option<Arc<dyn TransportInfo>> {
+        Some(Arc::clone(&self.info) as Arc<dyn TransportInfo>)
     }
 }
 
@@ -199,10 +222,9 @@ impl Drop for StdioTransport {
     fn drop(&mut self) {
         // Synchronous on purpose: a task spawned from Drop would be lost if the runtime is
         // shutting down. The reaper thread collects the leader; SIGKILL takes the rest of the
-        // group with it. A no-op after close() (the group is already reaped).
-        self.shared.group.signal(crate::process_group::Stop::Kill);
-        let tasks = std::mem::take(&mut *self.tasks());
-        for task in [tasks.reader, tasks.stderr, tasks.writer]
+        // group with it. A no-op after close (the group is already reaped).
+        self.group.signal(Stop::Kill);
+        for task in [self.stderr.take(), self.stopping.take()]
             .into_iter()
             .flatten()
         {
@@ -214,9 +236,9 @@ impl Drop for StdioTransport {
 impl fmt::Debug for StdioTransport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StdioTransport")
-            .field("command", &self.shared.command)
+            .field("command", &self.command)
             .field("pid", &self.pid())
-            .field("closed", &self.shared.inbox.is_closed())
-            .finish()
+            .field("writer", &self.writer)
+            .finish_non_exhaustive()
     }
 }

@@ -1,122 +1,160 @@
-//! Writing frames (JSON + `\n`) to the server's stdin.
+//! Writing frames (JSON + `\n`) to the server's stdin, on the session's driver task.
 //!
-//! Callers append their frames to one buffer. The writer task writes what is buffered when
-//! it runs, which on a busy runtime is after every caller a burst of replies woke: a burst
-//! of requests costs one `write` system call instead of one each. A caller does not wait
-//! for the write: a request waits for its reply (under its timeout), and a failed write
-//! closes the transport, which fails every pending request with the reason (see
-//! [`Writer::failed`]). [`Writer::send`] waits for the write, for notifications, whose only
-//! answer is that.
+//! Frames are appended to one buffer, and the buffer is written whenever the driver polls
+//! the transport: after it has taken every command a burst of callers queued, so a burst
+//! costs one `write` instead of one per frame. Once [`WRITE_NOW_FRAMES`] frames (or
+//! [`WRITE_NOW_BYTES`]) are buffered they are written at once, without waiting for the
+//! burst to end, so the server starts on them while the client still makes the rest:
+//! measured with 64 calls in flight (`docs/performance.md`), writing every frame at once
+//! made the client 1.5 to 3 times slower than writing whole bursts, and whole bursts made
+//! the two processes take turns; groups of 16 to 48 frames were fastest.
 //!
-//! Once [`WRITE_NOW_FRAMES`] frames are buffered, the caller that adds the last one writes
-//! them at once (non-blocking; whatever the pipe does not take is left to the task), so the
-//! server starts on them while the client is still making the rest of the burst.
-//! Measured with 64 calls in flight (`docs/performance.md`): writing every frame at once
-//! made the client 1.5 to 3 times slower than writing whole bursts, because each small write
-//! woke the server for one request and its replies came back one by one, each a read and a
-//! round of wake-ups for the client. Whole bursts kept both sides busy in large batches but
-//! made them take turns: the server idle while the client worked and the other way round.
-//! Groups of 16 to 48 frames were fastest (the numbers are in `docs/performance.md`), as both
-//! processes then work at once and still in batches. [`WRITE_NOW_BYTES`] does the same for
-//! large frames, and bounds the buffer when the task lags.
-//!
-//! Frames are written whole and in order.
+//! Nothing waits here: a write that would block is left for the next poll, and a failed
+//! write is remembered, fails every frame after it, and is reported by the transport.
 
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Waker};
 
-use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Notify, oneshot};
-use tokio_util::sync::CancellationToken;
+use mcp_jsonrpc::{Ack, Error};
+use tokio::io::AsyncWrite;
 
-/// With this many frames buffered, the caller writes them at once (see the module notes).
+/// With this many frames buffered, they are written at once (see the module notes).
 const WRITE_NOW_FRAMES: usize = 32;
 
-/// With this many bytes buffered, the caller writes them at once: a pipe holds 64 KiB, so a
-/// burst this large would not have gone in one `write` anyway.
+/// With this many bytes buffered, they are written at once: a pipe holds 64 KiB, so a
+/// burst this large would not go in one `write` anyway.
 const WRITE_NOW_BYTES: usize = 64 * 1024;
 
 /// A buffer that grew past this (for a large frame) is not kept for the next burst.
 const KEEP_CAPACITY: usize = 256 * 1024;
 
-type Ack = oneshot::Sender<io::Result<()>>;
 type Stdin = Box<dyn AsyncWrite + Send + Unpin>;
 
-struct State {
-    /// Stdin while nobody is writing to it. `None` while the task writes, and once closed.
-    idle: Option<Stdin>,
+pub(crate) struct Writer {
+    /// `None` once closed.
+    stdin: Option<Stdin>,
     /// Submitted bytes, whole frames in order; the first `written` of them are written.
     out: Vec<u8>,
     written: usize,
-    /// How many frames were added since the last write (by a caller or the task).
+    /// Frames added since the last write.
     frames: usize,
-    /// Acknowledgements for the frames in `out`, sent once all of it is written.
+    /// The acknowledgements of the frames in `out`, done once all of it is written.
     acks: Vec<Ack>,
-    /// The task was woken and has not taken `out` yet.
-    task_woken: bool,
-    /// After a failed write nothing more can be written (the pipe is broken or the fd bad):
-    /// every later frame gets the same error.
+    /// After a failed write nothing more can be written (the pipe is broken or the fd bad).
     failed: Option<(io::ErrorKind, String)>,
-    /// `close_stdin` was called: no frame is accepted any more; stdin closes once `out` is
-    /// written.
-    closing: bool,
-}
-
-impl State {
-    fn refusal(&self) -> Option<io::Error> {
-        match (&self.failed, self.closing) {
-            (Some((kind, msg)), _) => Some(io::Error::new(*kind, msg.clone())),
-            (None, true) => Some(stdin_gone()),
-            (None, false) => None,
-        }
-    }
-}
-
-struct Inner {
-    state: Mutex<State>,
-    /// Wakes the task. Shared with it separately, because the task holds `Inner` only weakly.
-    wake: Arc<Notify>,
-    /// Cancelled when a write fails.
-    failed: CancellationToken,
-}
-
-impl Inner {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // Every critical section leaves the state consistent, so a poisoned lock is usable.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Record a failed write; returns the acknowledgements to fail with it.
-    fn fail(&self, state: &mut State, e: &io::Error) -> Vec<Ack> {
-        state.failed.get_or_insert((e.kind(), e.to_string()));
-        self.failed.cancel();
-        std::mem::take(&mut state.acks)
-    }
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        // The last handle is gone: the task wakes, finds nothing to upgrade, and ends.
-        self.wake.notify_one();
-    }
-}
-
-/// A handle for writing frames. Cheap to clone.
-#[derive(Clone)]
-pub(crate) struct Writer {
-    inner: Arc<Inner>,
 }
 
 impl std::fmt::Debug for Writer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = self.inner.lock();
         f.debug_struct("Writer")
-            .field("unwritten", &(state.out.len() - state.written))
-            .field("closing", &state.closing)
-            .field("failed", &state.failed.is_some())
+            .field("unwritten", &(self.out.len() - self.written))
+            .field("closed", &self.stdin.is_none())
+            .field("failed", &self.failed.is_some())
             .finish()
+    }
+}
+
+impl Writer {
+    /// A writer for `stdin` (the server's, or a test double), which must not buffer (a pipe
+    /// does not): nothing is flushed.
+    pub(crate) fn new<W: AsyncWrite + Send + Unpin + 'static>(stdin: W) -> Self {
+        Self {
+            stdin: Some(Box::new(stdin)),
+            out: Vec::new(),
+            written: 0,
+            frames: 0,
+            acks: Vec::new(),
+            failed: None,
+        }
+    }
+
+    /// Queue `frame` and its newline; `ack` hears when it is written. Written at once when
+    /// enough is buffered (never waiting: what the pipe does not take is left for the next
+    /// [`poll_flush`](Self::poll_flush)).
+    pub(crate) fn push(&mut self, frame: &[u8], ack: Option<Ack>) {
+        if let Some(e) = self.refusal() {
+            if let Some(ack) = ack {
+                ack.done(outcome(&e));
+            }
+            return;
+        }
+        self.out.reserve(frame.len() + 1);
+        self.out.extend_from_slice(frame);
+        self.out.push(b'\n');
+        self.frames += 1;
+        self.acks.extend(ack);
+        if self.frames >= WRITE_NOW_FRAMES || self.out.len() - self.written >= WRITE_NOW_BYTES {
+            // Progress only: the driver polls with its own waker next.
+            let _ = self.poll_flush(&mut Context::from_waker(Waker::noop()));
+        }
+    }
+
+    /// Write what is buffered. Ready once everything is written (or writing failed).
+    pub(crate) fn poll_flush(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if let Some(e) = &self.failed {
+            return Poll::Ready(Err(io::Error::new(e.0, e.1.clone())));
+        }
+        self.frames = 0;
+        while self.written < self.out.len() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                return Poll::Ready(Err(stdin_gone()));
+            };
+            match Pin::new(stdin).poll_write(cx, &self.out[self.written..]) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(self.fail(stdin_gone()))),
+                Poll::Ready(Ok(n)) => self.written += n,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(self.fail(e))),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        self.out.clear();
+        if self.out.capacity() > KEEP_CAPACITY {
+            self.out = Vec::new();
+        }
+        self.written = 0;
+        for ack in self.acks.drain(..) {
+            ack.done(Ok(()));
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Write everything buffered, then close stdin (the server reads to end of file).
+    pub(crate) async fn close(&mut self) {
+        let _ = std::future::poll_fn(|cx| self.poll_flush(cx)).await;
+        self.stdin = None;
+        self.refuse(stdin_gone());
+    }
+
+    /// Close stdin now, whatever is left unwritten.
+    pub(crate) fn close_now(&mut self) {
+        self.stdin = None;
+        self.refuse(stdin_gone());
+    }
+
+    /// The error of the write that failed, if one did.
+    pub(crate) fn failure(&self) -> Option<io::Error> {
+        let (kind, message) = self.failed.as_ref()?;
+        Some(io::Error::new(*kind, message.clone()))
+    }
+
+    /// Remember `e` as the writer's end; the frames waiting hear of it.
+    fn fail(&mut self, e: io::Error) -> io::Error {
+        self.refuse(io::Error::new(e.kind(), e.to_string()));
+        e
+    }
+
+    fn refuse(&mut self, e: io::Error) {
+        for ack in self.acks.drain(..) {
+            ack.done(outcome(&e));
+        }
+        self.out.clear();
+        self.written = 0;
+        self.failed.get_or_insert((e.kind(), e.to_string()));
+    }
+
+    fn refusal(&self) -> Option<io::Error> {
+        let (kind, message) = self.failed.as_ref()?;
+        Some(io::Error::new(*kind, message.clone()))
     }
 }
 
@@ -124,321 +162,47 @@ fn stdin_gone() -> io::Error {
     io::Error::new(io::ErrorKind::BrokenPipe, "the server's stdin is closed")
 }
 
-fn send_acks(acks: Vec<Ack>, result: &io::Result<()>) {
-    for ack in acks {
-        let _ = ack.send(match result {
-            Ok(()) => Ok(()),
-            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-        });
+/// What a notification or a reply hears when its write failed: a server that went away (a
+/// broken pipe) is not an error (a notification has no answer to lose, and the closed event
+/// tells the client the server is gone); any other write error is.
+fn outcome(e: &io::Error) -> Result<(), Error> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        tracing::debug!("server is gone: frame dropped ({e})");
+        Ok(())
+    } else {
+        Err(Error::Io(io::Error::new(e.kind(), e.to_string())))
     }
-}
-
-impl Writer {
-    /// Start the writer task for `stdin` (the server's, or a test double). `stdin` must not
-    /// buffer (a pipe does not): the caller's direct writes are not flushed.
-    pub(crate) fn start<W>(stdin: W) -> (Self, tokio::task::JoinHandle<()>)
-    where
-        W: AsyncWrite + Send + Unpin + 'static,
-    {
-        let wake = Arc::new(Notify::new());
-        let inner = Arc::new(Inner {
-            state: Mutex::new(State {
-                idle: Some(Box::new(stdin)),
-                out: Vec::new(),
-                written: 0,
-                frames: 0,
-                acks: Vec::new(),
-                task_woken: false,
-                failed: None,
-                closing: false,
-            }),
-            wake: Arc::clone(&wake),
-            failed: CancellationToken::new(),
-        });
-        let task = tokio::spawn(run(Arc::downgrade(&inner), wake));
-        (Self { inner }, task)
-    }
-
-    /// Write `frame` and wait until it is written. Fails with `BrokenPipe` when stdin is
-    /// closed or the writer has stopped, and with the write's error when it failed.
-    pub(crate) async fn send(&self, frame: &[u8]) -> io::Result<()> {
-        match self.submit(frame, true)? {
-            Some(acked) => acked.await.unwrap_or_else(|_| Err(stdin_gone())),
-            None => Ok(()),
-        }
-    }
-
-    /// Submit `frame` without waiting for the write. Fails at once when a write already
-    /// failed or stdin is closed; a later failure cancels [`failed`](Self::failed).
-    pub(crate) fn send_detached(&self, frame: &[u8]) -> io::Result<()> {
-        self.submit(frame, false).map(drop)
-    }
-
-    /// Cancelled when a write fails: frames submitted before may not have reached the
-    /// server, and none will after.
-    pub(crate) fn failed(&self) -> &CancellationToken {
-        &self.inner.failed
-    }
-
-    /// The error of the write that failed, if one did.
-    pub(crate) fn failure(&self) -> Option<io::Error> {
-        let state = self.inner.lock();
-        let (kind, msg) = state.failed.as_ref()?;
-        Some(io::Error::new(*kind, msg.clone()))
-    }
-
-    /// Close the server's stdin once every frame submitted before this call is written.
-    pub(crate) fn close_stdin(&self) {
-        let mut state = self.inner.lock();
-        state.closing = true;
-        if state.out.is_empty() {
-            // Nothing left to write: close now (if the task holds stdin, it closes it).
-            state.idle = None;
-        }
-        drop(state);
-        // The task writes what is left, closes stdin and ends.
-        self.inner.wake.notify_one();
-    }
-
-    /// Append `frame`, write at once when enough is buffered, and otherwise leave it for the
-    /// task. Returns the acknowledgement to wait for, when one was asked for and the frame
-    /// is not written yet. The direct write happens under the lock, so frames stay in order;
-    /// it never waits (a full pipe leaves the rest to the task).
-    fn submit(
-        &self,
-        frame: &[u8],
-        want_ack: bool,
-    ) -> io::Result<Option<oneshot::Receiver<io::Result<()>>>> {
-        let mut state = self.inner.lock();
-        if let Some(e) = state.refusal() {
-            return Err(e);
-        }
-        state.out.extend_from_slice(frame);
-        state.frames += 1;
-        if state.frames >= WRITE_NOW_FRAMES || state.out.len() - state.written >= WRITE_NOW_BYTES {
-            state.frames = 0;
-            let State {
-                idle, out, written, ..
-            } = &mut *state;
-            if let Some(stdin) = idle.as_mut() {
-                match write_now(stdin, &out[*written..]) {
-                    Ok(n) => *written += n,
-                    Err(e) => {
-                        let acks = self.inner.fail(&mut state, &e);
-                        drop(state);
-                        send_acks(acks, &Err(io::Error::new(e.kind(), e.to_string())));
-                        return Err(e);
-                    }
-                }
-                if state.written == state.out.len() {
-                    state.out.clear();
-                    if state.out.capacity() > KEEP_CAPACITY {
-                        state.out = Vec::new();
-                    }
-                    state.written = 0;
-                    let acks = std::mem::take(&mut state.acks);
-                    drop(state);
-                    send_acks(acks, &Ok(()));
-                    return Ok(None);
-                }
-            }
-        }
-        let acked = want_ack.then(|| {
-            let (ack, acked) = oneshot::channel();
-            state.acks.push(ack);
-            acked
-        });
-        let wake = !std::mem::replace(&mut state.task_woken, true);
-        drop(state);
-        if wake {
-            self.inner.wake.notify_one();
-        }
-        Ok(acked)
-    }
-}
-
-/// Write as much of `bytes` as stdin takes without waiting.
-fn write_now(stdin: &mut Stdin, bytes: &[u8]) -> io::Result<usize> {
-    // A no-op waker is enough: when the pipe is full the rest is left to the task, whose own
-    // poll registers the waker that matters.
-    let mut cx = Context::from_waker(Waker::noop());
-    let mut written = 0;
-    while written < bytes.len() {
-        match Pin::new(&mut *stdin).poll_write(&mut cx, &bytes[written..]) {
-            Poll::Ready(Ok(0)) => return Err(io::ErrorKind::WriteZero.into()),
-            Poll::Ready(Ok(n)) => written += n,
-            Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-            Poll::Ready(Err(e)) => return Err(e),
-            Poll::Pending => break,
-        }
-    }
-    Ok(written)
-}
-
-/// When the task ends, however it ends (stdin closed, or aborted with the transport), no
-/// frame may be left waiting for it: unwritten frames are dropped, so their senders learn
-/// that stdin is closed, and later ones are refused.
-struct RefuseWhenGone(Weak<Inner>);
-
-impl Drop for RefuseWhenGone {
-    fn drop(&mut self) {
-        if let Some(inner) = self.0.upgrade() {
-            let mut state = inner.lock();
-            state.closing = true;
-            state.idle = None;
-            state.out = Vec::new();
-            state.written = 0;
-            state.acks.clear();
-        }
-    }
-}
-
-async fn run(inner: Weak<Inner>, wake: Arc<Notify>) {
-    let _refuse = RefuseWhenGone(inner.clone());
-    let mut buf = Vec::new();
-    loop {
-        wake.notified().await;
-        let Some(inner) = inner.upgrade() else {
-            return; // Every handle is gone.
-        };
-        if drain(&inner, &mut buf).await == Drained::StdinClosed {
-            return;
-        }
-    }
-}
-
-/// Whether stdin is still open after a [`drain`].
-#[derive(PartialEq)]
-enum Drained {
-    StdinOpen,
-    StdinClosed,
-}
-
-/// Write everything submitted, in order, until nothing is left; then give stdin back (or
-/// close it, after `close_stdin`).
-async fn drain(inner: &Inner, buf: &mut Vec<u8>) -> Drained {
-    let mut stdin: Option<Stdin> = None;
-    loop {
-        let (from, acks) = {
-            let mut state = inner.lock();
-            state.task_woken = false;
-            if stdin.is_none() {
-                stdin = state.idle.take();
-            }
-            if state.failed.is_some() {
-                // Nothing more will be written; the acknowledgements were failed already.
-                state.out.clear();
-                state.written = 0;
-            }
-            if state.out.is_empty() {
-                if state.closing {
-                    // Dropping stdin closes the pipe: the server reads end-of-file.
-                    state.idle = None;
-                    return Drained::StdinClosed;
-                }
-                state.idle = stdin.take();
-                return Drained::StdinOpen;
-            }
-            // Callers go on appending to the other buffer while this one is written.
-            std::mem::swap(&mut state.out, buf);
-            state.frames = 0;
-            (
-                std::mem::take(&mut state.written),
-                std::mem::take(&mut state.acks),
-            )
-        };
-        let result = match stdin.as_mut() {
-            Some(out) => write_all(out, &buf[from..]).await,
-            None => Err(stdin_gone()),
-        };
-        buf.clear();
-        if buf.capacity() > KEEP_CAPACITY {
-            *buf = Vec::new();
-        }
-        match result {
-            Ok(()) => send_acks(acks, &Ok(())),
-            Err(e) => {
-                let mut failed = inner.fail(&mut inner.lock(), &e);
-                failed.extend(acks);
-                send_acks(failed, &Err(e));
-            }
-        }
-    }
-}
-
-async fn write_all(out: &mut Stdin, bytes: &[u8]) -> io::Result<()> {
-    out.write_all(bytes).await?;
-    out.flush().await
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use std::sync::{Arc, Mutex};
 
-    use super::*;
-
-    /// A pipe double: records what is written, can be full (`room`), or broken.
+    /// A pipe that takes `room` bytes per write, then says it is full, or fails.
     #[derive(Clone, Default)]
-    struct Pipe(Arc<Mutex<PipeState>>);
-
-    #[derive(Default)]
-    struct PipeState {
-        bytes: Vec<u8>,
-        writes: usize,
-        /// How many more bytes the pipe takes before it is full; `None`: no limit.
+    struct Pipe {
+        got: Arc<Mutex<Vec<u8>>>,
+        writes: Arc<Mutex<usize>>,
         room: Option<usize>,
         broken: bool,
-        waker: Option<Waker>,
-    }
-
-    impl Pipe {
-        fn full() -> Self {
-            let pipe = Self::default();
-            pipe.0.lock().unwrap().room = Some(0);
-            pipe
-        }
-
-        fn with_room(room: usize) -> Self {
-            let pipe = Self::default();
-            pipe.0.lock().unwrap().room = Some(room);
-            pipe
-        }
-
-        /// The server starts reading: no limit any more.
-        fn drain(&self) {
-            let mut state = self.0.lock().unwrap();
-            state.room = None;
-            if let Some(waker) = state.waker.take() {
-                waker.wake();
-            }
-        }
-
-        fn written(&self) -> (Vec<u8>, usize) {
-            let state = self.0.lock().unwrap();
-            (state.bytes.clone(), state.writes)
-        }
     }
 
     impl AsyncWrite for Pipe {
         fn poll_write(
             self: Pin<&mut Self>,
-            cx: &mut Context<'_>,
+            _: &mut Context<'_>,
             buf: &[u8],
         ) -> Poll<io::Result<usize>> {
-            let mut state = self.0.lock().unwrap();
-            if state.broken {
+            if self.broken {
                 return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
             }
-            let n = state.room.map_or(buf.len(), |room| room.min(buf.len()));
+            *self.writes.lock().unwrap() += 1;
+            let n = self.room.map_or(buf.len(), |r| r.min(buf.len()));
             if n == 0 {
-                state.waker = Some(cx.waker().clone());
                 return Poll::Pending;
             }
-            if let Some(room) = &mut state.room {
-                *room -= n;
-            }
-            state.bytes.extend_from_slice(&buf[..n]);
-            state.writes += 1;
+            self.got.lock().unwrap().extend_from_slice(&buf[..n]);
             Poll::Ready(Ok(n))
         }
 
@@ -451,166 +215,74 @@ mod tests {
         }
     }
 
-    fn frame(i: usize) -> Vec<u8> {
-        format!("{{\"n\":{i}}}\n").into_bytes()
+    /// What an acknowledgement heard, in order.
+    type Heard = Arc<Mutex<Vec<Result<(), String>>>>;
+
+    fn acked() -> (Ack, Heard) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        let ack = Ack::new(move |r| log.lock().unwrap().push(r.map_err(|e| e.to_string())));
+        (ack, seen)
     }
 
-    fn frames(range: std::ops::Range<usize>) -> Vec<u8> {
-        range.flat_map(frame).collect()
+    fn flush(writer: &mut Writer) -> Poll<io::Result<()>> {
+        writer.poll_flush(&mut Context::from_waker(Waker::noop()))
     }
 
-    const WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_burst_is_written_in_groups_in_order() {
+    #[test]
+    fn a_burst_is_one_write_and_acks_follow_it() {
         let pipe = Pipe::default();
-        let (writer, task) = Writer::start(pipe.clone());
-        // On a current-thread runtime the task cannot run before the first await: frames
-        // wait in the buffer until a group is complete, and the caller completing it writes.
-        for i in 0..WRITE_NOW_FRAMES - 1 {
-            writer.send_detached(&frame(i)).unwrap();
+        let mut writer = Writer::new(pipe.clone());
+        let (ack, seen) = acked();
+        writer.push(b"{\"a\":1}", None);
+        writer.push(b"{\"b\":2}", Some(ack));
+        assert!(seen.lock().unwrap().is_empty(), "not written yet");
+        assert!(matches!(flush(&mut writer), Poll::Ready(Ok(()))));
+        assert_eq!(&*pipe.got.lock().unwrap(), b"{\"a\":1}\n{\"b\":2}\n");
+        assert_eq!(*pipe.writes.lock().unwrap(), 1);
+        assert_eq!(*seen.lock().unwrap(), [Ok(())]);
+    }
+
+    #[test]
+    fn a_group_of_frames_is_written_without_waiting_for_the_burst_to_end() {
+        let pipe = Pipe::default();
+        let mut writer = Writer::new(pipe.clone());
+        for _ in 0..WRITE_NOW_FRAMES {
+            writer.push(b"{}", None);
         }
-        assert_eq!(pipe.written(), (Vec::new(), 0), "nothing written yet");
-        writer.send_detached(&frame(WRITE_NOW_FRAMES - 1)).unwrap();
-        assert_eq!(pipe.written(), (frames(0..WRITE_NOW_FRAMES), 1));
-        // The rest of the burst: less than a group, written by the task in one write.
-        let group = WRITE_NOW_FRAMES;
-        for i in group..group + 10 {
-            writer.send_detached(&frame(i)).unwrap();
+        assert_eq!(pipe.got.lock().unwrap().len(), WRITE_NOW_FRAMES * 3);
+    }
+
+    #[test]
+    fn a_full_pipe_keeps_the_rest_for_the_next_poll() {
+        let pipe = Pipe {
+            room: Some(4),
+            ..Pipe::default()
+        };
+        let mut writer = Writer::new(pipe.clone());
+        writer.push(b"0123456789", None);
+        for _ in 0..2 {
+            assert!(flush(&mut writer).is_ready());
         }
-        let last: Vec<Vec<u8>> = (group + 10..group + 14).map(frame).collect();
-        let (a, b, c, d) = tokio::join!(
-            writer.send(&last[0]),
-            writer.send(&last[1]),
-            writer.send(&last[2]),
-            writer.send(&last[3]),
+        assert_eq!(&*pipe.got.lock().unwrap(), b"0123456789\n");
+    }
+
+    #[test]
+    fn a_broken_pipe_refuses_every_frame_after_it_quietly() {
+        let pipe = Pipe {
+            broken: true,
+            ..Pipe::default()
+        };
+        let mut writer = Writer::new(pipe);
+        let (ack, seen) = acked();
+        writer.push(b"{}", Some(ack));
+        assert!(
+            matches!(flush(&mut writer), Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe)
         );
-        for ack in [a, b, c, d] {
-            ack.unwrap();
-        }
-        assert_eq!(pipe.written(), (frames(0..group + 14), 2));
-        task.abort();
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_large_frame_is_written_at_once_by_the_caller() {
-        let pipe = Pipe::default();
-        let (writer, task) = Writer::start(pipe.clone());
-        writer.send_detached(&frame(0)).unwrap();
-        let large = vec![b'x'; WRITE_NOW_BYTES];
-        writer.send_detached(&large).unwrap();
-        // Before any await: the small frame went out first, together with the large one.
-        let mut expected = frame(0);
-        expected.extend_from_slice(&large);
-        assert_eq!(pipe.written(), (expected, 1));
-        task.abort();
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn frames_submitted_while_the_pipe_is_full_go_out_in_order() {
-        // Room for 5 bytes: the first write is cut after them.
-        let pipe = Pipe::with_room(5);
-        let (writer, task) = Writer::start(pipe.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.send(&frame(0)).await }
-        });
-        tokio::task::yield_now().await;
-        tokio::task::yield_now().await;
-        // The task is stuck on the full pipe; frames pile up in the other buffer.
-        for i in 1..60 {
-            writer.send_detached(&frame(i)).unwrap();
-        }
-        let large = vec![b'x'; WRITE_NOW_BYTES];
-        writer.send_detached(&large).unwrap();
-        let last = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.send(&frame(60)).await }
-        });
-        tokio::task::yield_now().await;
-        assert_eq!(pipe.written().0, frame(0)[..5].to_vec());
-        pipe.drain();
-        tokio::time::timeout(WAIT, first)
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        tokio::time::timeout(WAIT, last)
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        let mut expected = frames(0..60);
-        expected.extend_from_slice(&large);
-        expected.extend_from_slice(&frame(60));
-        assert_eq!(pipe.written().0, expected);
-        task.abort();
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_failed_write_fails_every_frame_after_it() {
-        let pipe = Pipe::default();
-        pipe.0.lock().unwrap().broken = true;
-        let (writer, _task) = Writer::start(pipe);
-        assert!(!writer.failed().is_cancelled());
-        let err = writer.send(&frame(1)).await.unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        assert!(writer.failed().is_cancelled());
-        let err = writer.send_detached(&frame(2)).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        let err = writer.send(&frame(3)).await.unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn closing_stdin_writes_what_was_submitted_first() {
-        let pipe = Pipe::full();
-        let (writer, task) = Writer::start(pipe.clone());
-        writer.send_detached(&frame(1)).unwrap();
-        writer.close_stdin();
-        let refused = writer.send(&frame(2)).await.unwrap_err();
-        assert_eq!(refused.kind(), io::ErrorKind::BrokenPipe);
-        tokio::task::yield_now().await;
-        pipe.drain();
-        tokio::time::timeout(WAIT, task).await.unwrap().unwrap();
-        assert_eq!(pipe.written().0, frame(1));
-        // The writer is gone: later frames fail as on a closed pipe.
-        let err = writer.send(&frame(3)).await.unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn closing_an_idle_stdin_ends_the_task() {
-        let pipe = Pipe::default();
-        let (writer, task) = Writer::start(pipe.clone());
-        writer.send(&frame(1)).await.unwrap();
-        writer.close_stdin();
-        tokio::time::timeout(WAIT, task).await.unwrap().unwrap();
-        assert_eq!(pipe.written().0, frame(1));
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_frame_pending_when_the_task_is_aborted_fails_instead_of_hanging() {
-        let (writer, task) = Writer::start(Pipe::full());
-        let waiting = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.send(&frame(1)).await }
-        });
-        tokio::task::yield_now().await;
-        task.abort();
-        let err = tokio::time::timeout(WAIT, waiting)
-            .await
-            .expect("the sender is told")
-            .unwrap()
-            .unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        assert!(writer.send(&frame(2)).await.is_err());
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn the_task_ends_when_every_handle_is_gone() {
-        let (writer, task) = Writer::start(Pipe::default());
-        drop(writer);
-        tokio::time::timeout(WAIT, task).await.unwrap().unwrap();
+        let (late, late_seen) = acked();
+        writer.push(b"{}", Some(late));
+        assert_eq!(*seen.lock().unwrap(), [Ok(())]);
+        assert_eq!(*late_seen.lock().unwrap(), [Ok(())]);
+        assert!(writer.failure().is_some());
     }
 }

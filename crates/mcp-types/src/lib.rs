@@ -53,6 +53,7 @@ mod roots;
 pub mod sampling;
 pub mod skills;
 pub mod subscriptions;
+pub mod sync;
 mod tagged;
 pub mod tasks;
 mod text_result;

@@ -412,3 +412,55 @@ async fn http_slow_get_does_not_hold_up_the_session() {
     assert!(client.is_connected());
     client.close().await;
 }
+
+/// A Streamable HTTP transport opened by the caller and handed to `Client::connect_with`
+/// keeps every capability `Client::connect` gives it: `MCP-Protocol-Version` on every
+/// request after `initialize`, the GET stream, and a fresh session when the server forgot
+/// the old one.
+#[tokio::test]
+async fn a_transport_opened_by_the_caller_keeps_its_capabilities() {
+    use mcp_transport_http::{HttpConfig, HttpTransport};
+
+    let server = HttpServer::http(&["--expire-session-after", "4"]).await;
+    let config =
+        HttpConfig::new(server.url.parse().unwrap()).with_proxy(mcp_client::ProxyMode::Direct);
+    let transport = bounded(HttpTransport::open(config)).await.unwrap();
+    let session = mcp_jsonrpc::SessionOptions::new();
+    let client = bounded(mcp_client::Client::connect_with(
+        options(),
+        session,
+        transport,
+    ))
+    .await
+    .unwrap();
+    // The GET stream opens after the handshake.
+    bounded(async {
+        while !client.transport_info().is_some_and(|info| info.listening()) {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    // Four POSTs: initialize, notifications/initialized, two calls; the third call meets
+    // the forgotten session and is retried on a fresh one.
+    for text in ["one", "two", "three"] {
+        let echoed = bounded(client.call_tool("echo", Some(json!({"text": text}))))
+            .await
+            .unwrap();
+        assert_eq!(echoed.text(), text);
+    }
+    let log = legacy_http_log(&client).await;
+    let initializes = log
+        .iter()
+        .filter(|e| e["rpc"] == json!(["initialize"]))
+        .count();
+    assert_eq!(initializes, 2, "a fresh session: {log:?}");
+    let gets = log.iter().filter(|e| e["method"] == "GET").count();
+    assert!(gets >= 1, "the GET stream: {log:?}");
+    for entry in log.iter().filter(|e| e["rpc"] != json!(["initialize"])) {
+        assert!(
+            entry["headers"]["mcp-protocol-version"].is_string(),
+            "MCP-Protocol-Version after initialize: {entry}"
+        );
+    }
+    client.close().await;
+}

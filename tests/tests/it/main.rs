@@ -5,8 +5,10 @@
 //! and every file there is linked into a binary of its own, which costs link time and disk
 //! (about 50 MB each in a debug build). nextest still runs every test in its own process.
 
+mod close_tasks;
 mod detect_transport;
 mod driver_behaviour;
+mod era_probe_auth;
 mod eras;
 mod error_chains;
 mod fuzz_corpora;
@@ -30,6 +32,7 @@ mod network_faults;
 mod oauth_cimd;
 mod oauth_step_up;
 mod pagination_bounds;
+mod session_driver;
 mod skills;
 mod sse_call_mcp;
 mod sse_client;

@@ -38,7 +38,7 @@ fn sse(url: &str, connect_ms: u64) -> SseConfig {
         .with_connect_timeout(Duration::from_millis(connect_ms))
 }
 
-async fn connect_sse(config: SseConfig) -> Result<Session<SseTransport>, SessionError> {
+async fn connect_sse(config: SseConfig) -> Result<Session, SessionError> {
     bounded(SseTransport::connect(config, Arc::new(Quiet))).await
 }
 

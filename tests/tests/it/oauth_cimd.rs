@@ -117,7 +117,10 @@ async fn a_document_naming_another_client_id_is_refused() {
         panic!("a mismatched document must not authorize");
     };
     assert!(
-        matches!(refused.http_error(), Some(mcp_http::Error::Authorization { message, .. }) if message.contains("400")),
+        matches!(
+            refused.http_error(),
+            Some(mcp_http::Error::Authorization { .. })
+        ) && mcp_types::error_chain(&refused).to_string().contains("400"),
         "{refused:?}"
     );
     // Refused after the authorization server fetched and read it.

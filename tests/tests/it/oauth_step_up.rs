@@ -52,8 +52,16 @@ async fn provider(server: &HttpServer) -> (Arc<OAuthProvider>, Arc<Counting>) {
 }
 
 fn is_step_up_refusal(error: &Error) -> bool {
-    matches!(error.http_error(), Some(mcp_http::Error::Authorization { login_required: false, message })
-        if message.contains("insufficient_scope") && message.contains("mcp:admin"))
+    // Why is the OAuth client's own error, the cause: the chain says it.
+    let why = mcp_types::error_chain(error).to_string();
+    matches!(
+        error.http_error(),
+        Some(mcp_http::Error::Authorization {
+            login_required: false,
+            ..
+        })
+    ) && why.contains("insufficient_scope")
+        && why.contains("mcp:admin")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

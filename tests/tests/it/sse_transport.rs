@@ -35,7 +35,7 @@ fn config(url: &str) -> SseConfig {
     SseConfig::new(url.parse().unwrap()).with_proxy(mcp_transport_sse::ProxyMode::Direct)
 }
 
-async fn connect(url: &str) -> (Session<SseTransport>, Arc<Recorder>) {
+async fn connect(url: &str) -> (Session, Arc<Recorder>) {
     let recorder = Arc::new(Recorder::default());
     let transport = bounded(SseTransport::connect(config(url), recorder.clone()))
         .await
@@ -43,11 +43,21 @@ async fn connect(url: &str) -> (Session<SseTransport>, Arc<Recorder>) {
     (transport, recorder)
 }
 
+/// The transport's endpoint, and a session over the transport.
+async fn open(url: &str) -> (mcp_http::url::Url, Session) {
+    let transport = bounded(SseTransport::open(config(url)))
+        .await
+        .expect("open the legacy SSE stream");
+    let endpoint = transport.endpoint().clone();
+    let options = mcp_jsonrpc::SessionOptions::new();
+    let session = Session::start(transport, options, Arc::new(Recorder::default()));
+    (endpoint, session)
+}
+
 #[tokio::test]
 async fn relative_endpoint_is_resolved() {
     let server = HttpServer::legacy_sse(&[]).await;
-    let (transport, _rec) = connect(&server.url).await;
-    let endpoint = transport.endpoint().clone();
+    let (endpoint, transport) = open(&server.url).await;
     let stream_url: mcp_http::url::Url = server.url.parse().unwrap();
     assert_eq!(endpoint.origin(), stream_url.origin());
     assert_eq!(endpoint.path(), "/messages");
@@ -98,8 +108,8 @@ async fn an_oversized_answer_fails_its_request_at_once_and_the_stream_goes_on() 
 #[tokio::test]
 async fn absolute_endpoint_is_used() {
     let server = HttpServer::legacy_sse(&["--absolute-endpoint"]).await;
-    let (transport, _rec) = connect(&server.url).await;
-    assert_eq!(transport.endpoint().path(), "/messages");
+    let (endpoint, transport) = open(&server.url).await;
+    assert_eq!(endpoint.path(), "/messages");
     let pong = bounded(transport.request("ping", None, RequestOptions::new()))
         .await
         .unwrap();
@@ -626,6 +636,7 @@ impl TransportHandler for Held {
     fn on_request(
         &self,
         _request: mcp_types::Request,
+        _cancel: mcp_jsonrpc::CancelToken,
     ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
         let gate = Arc::clone(&self.0);
         let now = gate.running.fetch_add(1, Ordering::SeqCst) + 1;

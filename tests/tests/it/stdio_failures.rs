@@ -181,18 +181,13 @@ async fn progress_reset_still_honours_the_hard_maximum() {
 #[tokio::test]
 async fn oversize_line_is_dropped_and_the_reader_resynchronises() {
     let session = mcp_jsonrpc::SessionOptions::new();
-    let client = bounded(Client::connect_with(
-        options(),
-        session,
-        |inbox| async move {
-            let mut config = StdioConfig::new(mcp_integration_tests::test_server());
-            config.args = vec!["--huge-line".into(), "200000".into()];
-            config.max_line_bytes = 64 * 1024;
-            StdioTransport::open(config, inbox)
-        },
-    ))
-    .await
-    .unwrap();
+    let mut config = StdioConfig::new(mcp_integration_tests::test_server());
+    config.args = vec!["--huge-line".into(), "200000".into()];
+    config.max_line_bytes = 64 * 1024;
+    let transport = StdioTransport::open(config).unwrap();
+    let client = bounded(Client::connect_with(options(), session, transport))
+        .await
+        .unwrap();
     for _ in 0..3 {
         let result = bounded(client.call_tool("echo", Some(json!({"text": "after the flood"}))))
             .await

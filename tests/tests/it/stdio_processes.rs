@@ -12,20 +12,14 @@ use mcp_transport_stdio::{StdioConfig, StdioTransport};
 /// Connect to a test server that has a child of its own; return the client, the server's
 /// pid and the grandchild's pid.
 async fn connect_with_grandchild() -> (Client, u32, u32) {
-    let mut pid = None;
     let session = mcp_jsonrpc::SessionOptions::new();
-    let client = bounded(Client::connect_with(options(), session, |inbox| {
-        let pid = &mut pid;
-        async move {
-            let mut config = StdioConfig::new(test_server());
-            config.args = vec!["--spawn-child".into()];
-            let transport = StdioTransport::open(config, inbox)?;
-            *pid = transport.pid();
-            Ok(transport)
-        }
-    }))
-    .await
-    .unwrap();
+    let mut config = StdioConfig::new(test_server());
+    config.args = vec!["--spawn-child".into()];
+    let transport = StdioTransport::open(config).unwrap();
+    let pid = transport.pid();
+    let client = bounded(Client::connect_with(options(), session, transport))
+        .await
+        .unwrap();
     let pid = pid.expect("server pid");
     let grandchild = server_and_grandchild(&client).await;
     (client, pid, grandchild)

@@ -130,10 +130,7 @@ impl ProcessLocks {
     /// The lock of `scope`, unless this process holds it already.
     pub(crate) fn try_lock(&self, scope: LockScope<'_>) -> Option<StoreLock> {
         let name = format!("{}:{}", scope.kind(), scope.key());
-        let mut held = self
-            .held
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut held = mcp_types::sync::lock(&self.held);
         if !held.insert(name.clone()) {
             return None;
         }
@@ -152,9 +149,6 @@ struct Release {
 
 impl Drop for Release {
     fn drop(&mut self) {
-        self.held
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&self.name);
+        mcp_types::sync::lock(&self.held).remove(&self.name);
     }
 }

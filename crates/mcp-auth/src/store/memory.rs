@@ -1,7 +1,8 @@
 //! [`MemoryTokenStore`]: tokens for the life of the process.
 
+use mcp_types::sync::lock;
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use super::lock::{LockScope, ProcessLocks, StoreLock};
 use super::{RegisteredClient, StoredTokens, TokenStore};
@@ -20,10 +21,6 @@ impl MemoryTokenStore {
     pub fn new() -> Self {
         Self::default()
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl TokenStore for MemoryTokenStore {

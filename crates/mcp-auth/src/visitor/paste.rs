@@ -6,7 +6,8 @@
 //! the loopback listener's callback would, and the provider checks `state` and `iss`
 //! again, as for every response.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use mcp_types::sync::lock;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::Sender;
 use url::Url;
@@ -25,10 +26,6 @@ struct Waiting {
     /// The authorization request's `state` (`None`: it had none).
     state: Option<String>,
     found: Sender<AuthorizationResponse>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl PasteInbox {

@@ -100,7 +100,7 @@ impl HttpFloor {
         body: Vec<u8>,
         standard: Option<(&str, Option<&str>)>,
     ) -> Result<(StatusCode, Bytes), BenchError> {
-        let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let pooled = mcp_types::sync::lock(&self.pool).pop();
         let mut sender = match pooled {
             Some(sender) => sender,
             None => self.open().await?,
@@ -133,10 +133,7 @@ impl HttpFloor {
         let status = response.status();
         let body = response.into_body().collect().await?.to_bytes();
         // Back to the pool only once the body is read: the connection is then reusable.
-        self.pool
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(sender);
+        mcp_types::sync::lock(&self.pool).push(sender);
         Ok((status, body))
     }
 

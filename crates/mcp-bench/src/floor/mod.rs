@@ -14,7 +14,7 @@ use crate::{BenchArgs, BenchError, Report, Target, check_text, drive};
 
 pub use http::HttpFloor;
 pub use stdio::StdioFloor;
-pub use wire::{find_id, reply_text, request_line};
+pub use wire::{find, find_id, reply_text, request_line};
 
 /// The revision the floor offers (the newest legacy one, as our client does).
 const PROTOCOL_VERSION: &str = "2025-11-25";
@@ -128,7 +128,7 @@ pub async fn run_floor(args: &BenchArgs) -> Result<Report, BenchError> {
 }
 
 /// The legacy handshake: `initialize`, then `notifications/initialized`.
-async fn initialize(floor: &Floor) -> Result<(), BenchError> {
+pub async fn initialize(floor: &Floor) -> Result<(), BenchError> {
     let init_params = format!(
         r#"{{"protocolVersion":"{PROTOCOL_VERSION}","capabilities":{{}},"clientInfo":{{"name":"mcp-bench-floor","version":"0.1.0"}}}}"#
     );

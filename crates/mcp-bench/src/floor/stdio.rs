@@ -54,10 +54,7 @@ impl StdioFloor {
     pub async fn request(&self, method: &str, params: &str) -> Result<Bytes, BenchError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, tx);
+        mcp_types::sync::lock(&self.pending).insert(id, tx);
         let mut line = request_line(id, method, params);
         line.push(b'\n');
         self.stdin.lock().await.write_all(&line).await?;
@@ -95,14 +92,11 @@ async fn read_replies(stdout: ChildStdout, pending: Pending) {
             Ok(_) => {}
         }
         let Some(id) = find_id(&line) else { continue };
-        let waiter = pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&id);
+        let waiter = mcp_types::sync::lock(&pending).remove(&id);
         if let Some(waiter) = waiter {
             let _ = waiter.send(Bytes::from(line));
         }
     }
     // Waiters still pending learn that the server is gone.
-    pending.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    mcp_types::sync::lock(&pending).clear();
 }

@@ -37,7 +37,7 @@ pub fn reply_text(reply: &[u8]) -> Option<&[u8]> {
 }
 
 /// Where `needle` first occurs in `haystack`.
-pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 

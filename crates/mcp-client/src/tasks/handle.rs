@@ -265,7 +265,7 @@ impl TaskHandle {
             let cancelled = async move {
                 match cancel {
                     Some(token) => {
-                        token.as_cancellation_token().cancelled().await;
+                        token.cancelled().await;
                         token.reason().unwrap_or_else(|| "cancelled".to_owned())
                     }
                     None => std::future::pending().await,

@@ -71,7 +71,7 @@ impl CredentialProvider {
     pub fn with_initial_token(refresh: RefreshFn, token: Token) -> Self {
         let provider = Self::refreshable(refresh);
         if let Kind::Refreshable(r) = &provider.kind {
-            *r.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(token);
+            *mcp_types::sync::lock(&r.current) = Some(token);
         }
         provider
     }
@@ -111,10 +111,7 @@ impl CredentialProvider {
 
 impl Refreshable {
     fn current(&self) -> Option<Token> {
-        self.current
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        mcp_types::sync::lock(&self.current).clone()
     }
 
     /// Refresh unless someone else completed a refresh since generation `seen`.
@@ -126,7 +123,7 @@ impl Refreshable {
             return Ok(token);
         }
         let token = (self.refresh)().await.map_err(AuthError::Refresh)?;
-        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
+        *mcp_types::sync::lock(&self.current) = Some(token.clone());
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(token)
     }

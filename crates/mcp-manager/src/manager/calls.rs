@@ -190,30 +190,21 @@ impl McpManager {
         let slot = self.slot(server)?;
         let (client, _) = self.ready_client(&slot).await?;
         if client.era() == mcp_types::Era::Modern {
-            slot.subscriptions
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(uri.to_owned());
+            mcp_types::sync::lock(&slot.subscriptions).insert(uri.to_owned());
             return self.relisten(server, &slot, &client).await;
         }
         client
             .subscribe_resource(uri)
             .await
             .map_err(|e| ManagerError::client(server, e))?;
-        slot.subscriptions
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(uri.to_owned());
+        mcp_types::sync::lock(&slot.subscriptions).insert(uri.to_owned());
         Ok(())
     }
 
     /// `resources/unsubscribe` on `server`, and no re-subscribing after reconnects.
     pub async fn unsubscribe_resource(&self, server: &str, uri: &str) -> Result<(), ManagerError> {
         let slot = self.slot(server)?;
-        slot.subscriptions
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(uri);
+        mcp_types::sync::lock(&slot.subscriptions).remove(uri);
         let (client, _) = self.ready_client(&slot).await?;
         if client.era() == mcp_types::Era::Modern {
             return self.relisten(server, &slot, &client).await;

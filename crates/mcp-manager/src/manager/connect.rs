@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Weak};
 
-use mcp_client::{Client, Era, EraPreference, TransportKind};
+use mcp_client::{Client, ClientOptions, Era, EraPreference, TransportKind};
 use mcp_types::methods;
 use tokio_util::sync::CancellationToken;
 
@@ -12,6 +12,59 @@ use super::Inner;
 use super::notify_queue::{self, QueueReceiver};
 use super::slot::{Lists, Slot};
 use crate::{ManagerError, ServerStatus};
+
+/// Connect, load the lists, and have changes reach us: the listen stream at 2026-07-28,
+/// the resources subscribed again before.
+async fn open(
+    slot: &Slot,
+    config: &mcp_client::ServerConfig,
+    options: ClientOptions,
+    notifications: QueueReceiver,
+) -> Result<Fresh, ManagerError> {
+    let name = slot.name.as_str();
+    let client = match Client::connect(config, options).await {
+        Ok(client) => client,
+        Err(e) => {
+            // Perhaps the server changed era: probe again next time.
+            *mcp_types::sync::lock(&slot.known_era) = None;
+            return Err(ManagerError::client(name, e));
+        }
+    };
+    *mcp_types::sync::lock(&slot.known_era) = Some(client.era());
+    let lists = match load_lists(&client).await {
+        Ok(lists) => lists,
+        Err(e) => {
+            client.close().await;
+            return Err(ManagerError::client(name, e));
+        }
+    };
+    let mut listen = None;
+    if client.era() == Era::Modern {
+        // List changes and resource updates come on one listen stream.
+        match client.listen(slot.listen_filter()).await {
+            Ok(stream) => listen = Some(stream),
+            Err(e) => {
+                tracing::warn!(target: "mcp::manager", server = name, error = %mcp_types::error_chain(&e), "could not listen for changes");
+            }
+        }
+    } else {
+        let uris: Vec<String> = mcp_types::sync::lock(&slot.subscriptions)
+            .iter()
+            .cloned()
+            .collect();
+        for uri in uris {
+            if let Err(e) = client.subscribe_resource(&uri).await {
+                tracing::warn!(target: "mcp::manager", server = name, %uri, error = %mcp_types::error_chain(&e), "could not re-subscribe");
+            }
+        }
+    }
+    Ok(Fresh {
+        client,
+        lists,
+        notifications,
+        listen,
+    })
+}
 
 /// A fresh connection, not yet visible to callers.
 pub(crate) struct Fresh {
@@ -42,93 +95,14 @@ impl Inner {
         // handshake is missed (a `Client::notifications` subscription would start later).
         // Bounded, dropping the oldest: see `notify_queue` for why and how.
         let (tx, notifications) = notify_queue::queue(self.options.notification_queue);
-        #[allow(unused_mut)] // without HTTP features there is no auth hook to add
-        let mut options = self
+        let options = self
             .options
             .client
             .clone()
             .with_notification_callback(move |n| tx.push(n.clone()));
-        // Credentials are asked for again at every (re)connect: a rotated token is used.
-        let remote = !matches!(config.transport_kind(), Ok(TransportKind::Stdio) | Err(_));
-        if let (true, Some(provider)) = (remote, slot.credentials()) {
-            let headers = provider
-                .headers()
-                .await
-                .map_err(|source| ManagerError::Auth {
-                    server: name.to_owned(),
-                    source,
-                })?;
-            config.headers.extend(headers);
-            #[cfg(any(feature = "http", feature = "sse"))]
-            {
-                options = options.with_auth_hook(provider);
-            }
-        }
-        #[cfg(feature = "oauth")]
-        if let Some(provider) = self.oauth_provider(slot, &config).await? {
-            options = options.with_auth_hook(provider);
-        }
-        // A reconnect speaks the era the last connection found, without probing again.
-        let known_era = *slot.known_era.lock().unwrap_or_else(|p| p.into_inner());
-        if let (EraPreference::Auto, Some(era)) = (options.era(), known_era) {
-            options = options.with_era(match era {
-                Era::Modern => EraPreference::ModernOnly,
-                _ => EraPreference::LegacyOnly,
-            });
-        }
-        let work = async {
-            let client = match Client::connect(&config, options).await {
-                Ok(client) => client,
-                Err(e) => {
-                    // Perhaps the server changed era: probe again next time.
-                    *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = None;
-                    return Err(ManagerError::client(name, e));
-                }
-            };
-            *slot.known_era.lock().unwrap_or_else(|p| p.into_inner()) = Some(client.era());
-            let lists = match load_lists(&client).await {
-                Ok(lists) => lists,
-                Err(e) => {
-                    client.close().await;
-                    return Err(ManagerError::client(name, e));
-                }
-            };
-            if client.era() == Era::Modern {
-                // List changes and resource updates come on one listen stream.
-                let listen = match client.listen(slot.listen_filter()).await {
-                    Ok(listen) => Some(listen),
-                    Err(e) => {
-                        tracing::warn!(target: "mcp::manager", server = name, error = %mcp_types::error_chain(&e), "could not listen for changes");
-                        None
-                    }
-                };
-                return Ok(Fresh {
-                    client,
-                    lists,
-                    notifications,
-                    listen,
-                });
-            }
-            let uris: Vec<String> = slot
-                .subscriptions
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .iter()
-                .cloned()
-                .collect();
-            for uri in uris {
-                if let Err(e) = client.subscribe_resource(&uri).await {
-                    tracing::warn!(target: "mcp::manager", server = name, %uri, error = %mcp_types::error_chain(&e), "could not re-subscribe");
-                }
-            }
-            Ok(Fresh {
-                client,
-                lists,
-                notifications,
-                listen: None,
-            })
-        };
+        let options = self.client_options(slot, &mut config, options).await?;
         let bounded = async {
+            let work = open(slot, &config, options, notifications);
             match slot.startup_timeout(&self.options.client) {
                 Some(after) => tokio::time::timeout(after, work).await.map_err(|_| {
                     ManagerError::ConnectTimeout {
@@ -143,6 +117,45 @@ impl Inner {
             result = bounded => result,
             () = cancel.cancelled() => Err(ManagerError::Cancelled(name.to_owned())),
         }
+    }
+
+    /// The client options of one attempt: the credentials asked for again (a rotated
+    /// token is used; their headers go into `config`), the OAuth provider, and the era the
+    /// last connection found (a reconnect does not probe again).
+    async fn client_options(
+        &self,
+        slot: &Slot,
+        config: &mut mcp_client::ServerConfig,
+        #[allow(unused_mut)] // without HTTP features there is no auth hook to add
+        mut options: ClientOptions,
+    ) -> Result<ClientOptions, ManagerError> {
+        let remote = !matches!(config.transport_kind(), Ok(TransportKind::Stdio) | Err(_));
+        if let (true, Some(provider)) = (remote, slot.credentials()) {
+            let headers = provider
+                .headers()
+                .await
+                .map_err(|source| ManagerError::Auth {
+                    server: slot.name.clone(),
+                    source,
+                })?;
+            config.headers.extend(headers);
+            #[cfg(any(feature = "http", feature = "sse"))]
+            {
+                options = options.with_auth_hook(provider);
+            }
+        }
+        #[cfg(feature = "oauth")]
+        if let Some(provider) = self.oauth_provider(slot, config).await? {
+            options = options.with_auth_hook(provider);
+        }
+        let known_era = *mcp_types::sync::lock(&slot.known_era);
+        if let (EraPreference::Auto, Some(era)) = (options.era(), known_era) {
+            options = options.with_era(match era {
+                Era::Modern => EraPreference::ModernOnly,
+                _ => EraPreference::LegacyOnly,
+            });
+        }
+        Ok(options)
     }
 
     /// Make `fresh` the server's connection, unless the server was disconnected or removed

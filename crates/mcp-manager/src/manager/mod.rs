@@ -120,11 +120,7 @@ impl McpManager {
         entry: ServerEntry,
     ) -> Result<(), ManagerError> {
         let name = name.into();
-        let mut servers = self
-            .inner
-            .servers
-            .write()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut servers = mcp_types::sync::write(&self.inner.servers);
         if servers.contains_key(&name) {
             return Err(ManagerError::DuplicateServer(name));
         }
@@ -135,11 +131,7 @@ impl McpManager {
 
     /// Stop managing a server: pending reconnects are cancelled and its connection closed.
     pub async fn remove_server(&self, name: &str) -> Result<(), ManagerError> {
-        let slot = self
-            .inner
-            .servers
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
+        let slot = mcp_types::sync::write(&self.inner.servers)
             .remove(name)
             .ok_or_else(|| ManagerError::UnknownServer(name.to_owned()))?;
         self.stop(&slot, true).await;
@@ -196,14 +188,10 @@ impl McpManager {
     /// new slot.
     async fn replace(&self, name: &str, entry: ServerEntry) -> Arc<Slot> {
         let (new, old) = {
-            let mut servers = self
-                .inner
-                .servers
-                .write()
-                .unwrap_or_else(|p| p.into_inner());
+            let mut servers = mcp_types::sync::write(&self.inner.servers);
             let slot = Slot::new(name.to_owned(), entry, &self.inner.options.reconnect);
             if let Some(old) = servers.get(name) {
-                *slot.credentials.lock().unwrap_or_else(|p| p.into_inner()) = old.credentials();
+                *mcp_types::sync::lock(&slot.credentials) = old.credentials();
             }
             let slot = Arc::new(slot);
             (Arc::clone(&slot), servers.insert(name.to_owned(), slot))
@@ -223,7 +211,7 @@ impl McpManager {
         provider: Arc<CredentialProvider>,
     ) -> Result<(), ManagerError> {
         let slot = self.slot(name)?;
-        *slot.credentials.lock().unwrap_or_else(|p| p.into_inner()) = Some(provider);
+        *mcp_types::sync::lock(&slot.credentials) = Some(provider);
         Ok(())
     }
 
@@ -289,11 +277,7 @@ impl McpManager {
 
     /// Close every connection gracefully and stop all reconnects.
     pub async fn shutdown(&self) {
-        let slots: Vec<Arc<Slot>> = self
-            .inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
+        let slots: Vec<Arc<Slot>> = mcp_types::sync::read(&self.inner.servers)
             .values()
             .cloned()
             .collect();
@@ -326,10 +310,7 @@ impl McpManager {
 
     /// The status of every server, by name.
     pub fn statuses(&self) -> BTreeMap<String, ServerStatus> {
-        self.inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::read(&self.inner.servers)
             .iter()
             .map(|(name, slot)| (name.clone(), slot.lock().status.clone()))
             .collect()
@@ -357,30 +338,21 @@ impl McpManager {
 
     /// The names of the managed servers.
     pub fn server_names(&self) -> Vec<String> {
-        self.inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::read(&self.inner.servers)
             .keys()
             .cloned()
             .collect()
     }
 
     pub(crate) fn slot(&self, name: &str) -> Result<Arc<Slot>, ManagerError> {
-        self.inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::read(&self.inner.servers)
             .get(name)
             .cloned()
             .ok_or_else(|| ManagerError::UnknownServer(name.to_owned()))
     }
 
     fn slots(&self) -> Vec<Arc<Slot>> {
-        self.inner
-            .servers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::read(&self.inner.servers)
             .values()
             .cloned()
             .collect()

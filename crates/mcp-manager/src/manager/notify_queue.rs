@@ -79,7 +79,7 @@ fn size(n: &ServerNotification) -> usize {
 
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::lock(&self.state)
     }
 }
 

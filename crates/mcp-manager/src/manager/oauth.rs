@@ -3,6 +3,7 @@
 //! application chose (by default a private file store in the platform config directory),
 //! and no browser unless the application gave a visitor.
 
+use mcp_types::sync::lock;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use mcp_client::ServerConfig;
@@ -229,10 +230,6 @@ impl McpManager {
             Err(_) => None,
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -73,11 +73,7 @@ impl Inner {
             if state.failed_generation == Some(seen) || !self.options.reconnect.auto_reconnect {
                 return Err(slot.not_connected(&state));
             }
-            let allowed = slot
-                .breaker
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .try_acquire(Instant::now());
+            let allowed = mcp_types::sync::lock(&slot.breaker).try_acquire(Instant::now());
             if !allowed {
                 let error = ManagerError::ReconnectStorm {
                     server: slot.name.clone(),
@@ -123,10 +119,7 @@ impl Inner {
             return Err(ManagerError::Disabled(slot.name.clone()));
         }
         let _guard = slot.reconnect_lock.lock().await;
-        slot.breaker
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .reset();
+        mcp_types::sync::lock(&slot.breaker).reset();
         let (cancel, stale, seen) = {
             let mut state = slot.lock();
             if state.removed {

@@ -94,7 +94,7 @@ impl Slot {
     /// The `subscriptions/listen` filter for this server: every list change and the
     /// resources subscribed through the manager.
     pub(crate) fn listen_filter(&self) -> mcp_types::subscriptions::SubscriptionFilter {
-        let uris = self.subscriptions.lock().unwrap_or_else(|p| p.into_inner());
+        let uris = mcp_types::sync::lock(&self.subscriptions);
         uris.iter().fold(
             mcp_types::subscriptions::SubscriptionFilter::list_changes(),
             |filter, uri| filter.with_resource(uri.clone()),
@@ -102,7 +102,7 @@ impl Slot {
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, SlotState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        mcp_types::sync::lock(&self.state)
     }
 
     pub(crate) fn set_status(
@@ -161,9 +161,6 @@ impl Slot {
     }
 
     pub(crate) fn credentials(&self) -> Option<Arc<CredentialProvider>> {
-        self.credentials
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        mcp_types::sync::lock(&self.credentials).clone()
     }
 }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::support::{Faults, GetMode, Recorder, TestServer, bounded};
-use mcp_jsonrpc::{HttpSessionControl, RequestOptions};
+use crate::support::{Faults, GetMode, HttpSession, Recorder, TestServer, bounded};
+use mcp_jsonrpc::RequestOptions;
 use mcp_transport_http::{HttpConfig, HttpTransport, ProxyMode};
 
 fn https_config(server: &TestServer) -> HttpConfig {

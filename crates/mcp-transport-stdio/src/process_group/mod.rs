@@ -54,3 +54,42 @@ impl Exited {
         "server exited".to_owned()
     }
 }
+
+/// The leader's exit, as the reader polls it on every wake-up: a flag and one waker, far
+/// cheaper to poll than a `watch` receiver's future (which registers with a `Notify` each
+/// time), since the reader asks after every line it reads.
+#[derive(Debug, Default)]
+pub(crate) struct ExitSignal {
+    exited: std::sync::atomic::AtomicBool,
+    waker: std::sync::Mutex<Option<std::task::Waker>>,
+}
+
+impl ExitSignal {
+    /// The leader exited (the reaper thread).
+    pub(crate) fn set(&self) {
+        use std::sync::atomic::Ordering;
+        self.exited.store(true, Ordering::Release);
+        if let Some(waker) = mcp_types::sync::lock(&self.waker).take() {
+            waker.wake();
+        }
+    }
+
+    /// Ready once the leader exited.
+    pub(crate) fn poll(&self, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        use std::sync::atomic::Ordering;
+        use std::task::Poll;
+        if self.exited.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        let mut waker = mcp_types::sync::lock(&self.waker);
+        // Checked again under the lock: `set` takes the waker under it, after the flag.
+        if self.exited.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        match &*waker {
+            Some(old) if old.will_wake(cx.waker()) => {}
+            _ => *waker = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+}

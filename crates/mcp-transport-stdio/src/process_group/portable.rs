@@ -28,6 +28,8 @@ pub(crate) struct ProcessGroup {
     /// Set by [`signal`](Self::signal); the reaper kills the child when it sees it.
     stop: AtomicU8,
     reaped: AtomicBool,
+    /// Set once the server is reaped.
+    pub(crate) exit_signal: super::ExitSignal,
 }
 
 const RUN: u8 = 0;
@@ -55,6 +57,7 @@ pub(crate) fn start_reaper(
         pid: child.id(),
         stop: AtomicU8::new(RUN),
         reaped: AtomicBool::new(false),
+        exit_signal: super::ExitSignal::default(),
     });
     let (tx, rx) = watch::channel(None);
     let for_thread = Arc::clone(&group);
@@ -102,4 +105,5 @@ fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited
     };
     group.reaped.store(true, Ordering::Release);
     tx.send_replace(Some(Exited(status)));
+    group.exit_signal.set();
 }

@@ -34,12 +34,14 @@ pub(crate) struct ProcessGroup {
     /// Set (under this lock) once the leader is reaped: from then on its id may be reused and
     /// must not be signalled.
     reaped: Mutex<bool>,
+    /// Set once the leader is reaped.
+    pub(crate) exit_signal: super::ExitSignal,
 }
 
 impl ProcessGroup {
     /// The leader's pid, while it has not been reaped.
     pub(crate) fn pid(&self) -> Option<u32> {
-        let reaped = *self.reaped.lock().unwrap_or_else(|p| p.into_inner());
+        let reaped = *mcp_types::sync::lock(&self.reaped);
         (!reaped).then_some(self.pgid.as_raw() as u32)
     }
 
@@ -51,7 +53,7 @@ impl ProcessGroup {
             Stop::Terminate => Signal::SIGTERM,
             Stop::Kill => Signal::SIGKILL,
         };
-        let reaped = self.reaped.lock().unwrap_or_else(|p| p.into_inner());
+        let reaped = mcp_types::sync::lock(&self.reaped);
         if !*reaped {
             // ESRCH (the group is already empty) is the expected outcome of a race with the
             // server exiting; nothing to do about any other error either.
@@ -68,6 +70,7 @@ pub(crate) fn start_reaper(
     let group = Arc::new(ProcessGroup {
         pgid: Pid::from_raw(child.id() as i32),
         reaped: Mutex::new(false),
+        exit_signal: super::ExitSignal::default(),
     });
     let (tx, rx) = watch::channel(None);
     let for_thread = Arc::clone(&group);
@@ -99,7 +102,7 @@ fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited
     };
     let status = match observed {
         Ok(_) => {
-            let mut reaped = group.reaped.lock().unwrap_or_else(|p| p.into_inner());
+            let mut reaped = mcp_types::sync::lock(&group.reaped);
             // The leader is gone; grandchildren it left behind (a server under `npx`, a
             // background helper) must not outlive it. Its pid is still reserved, so this
             // signals our group and nobody else's.
@@ -114,11 +117,12 @@ fn reap(mut child: Child, group: &ProcessGroup, tx: &watch::Sender<Option<Exited
             // `signal` (and with it the shutdown sequence) never waits on a live process.
             tracing::debug!("waitid on the MCP server failed ({e}); waiting without it");
             let status = child.wait().ok();
-            *group.reaped.lock().unwrap_or_else(|p| p.into_inner()) = true;
+            *mcp_types::sync::lock(&group.reaped) = true;
             status
         }
     };
     tx.send_replace(Some(Exited(status)));
+    group.exit_signal.set();
 }
 
 #[cfg(test)]

@@ -239,6 +239,7 @@ impl mcp_jsonrpc::TransportHandler for Silent {
     fn on_request(
         &self,
         _request: mcp_types::Request,
+        _cancel: mcp_jsonrpc::CancelToken,
     ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
         self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Box::pin(async { mcp_jsonrpc::ServerRequestOutcome::Suppressed })
@@ -311,6 +312,7 @@ impl mcp_jsonrpc::TransportHandler for Stuck {
     fn on_request(
         &self,
         _request: mcp_types::Request,
+        _cancel: mcp_jsonrpc::CancelToken,
     ) -> mcp_jsonrpc::BoxFuture<'static, mcp_jsonrpc::ServerRequestOutcome> {
         let started = self.started.clone();
         let guard = flag::OnDrop(self.dropped.clone());
@@ -496,7 +498,11 @@ impl Gate {
 }
 
 impl TransportHandler for Gate {
-    fn on_request(&self, _request: Request) -> BoxFuture<'static, ServerRequestOutcome> {
+    fn on_request(
+        &self,
+        _request: Request,
+        _cancel: mcp_jsonrpc::CancelToken,
+    ) -> BoxFuture<'static, ServerRequestOutcome> {
         let state = Arc::clone(&self.0);
         let now = state.running.fetch_add(1, SeqCst) + 1;
         state.most.fetch_max(now, SeqCst);

@@ -216,9 +216,9 @@ async fn shutdown_closes_stdin_first() {
         Arc::new(NoopHandler),
     )
     .await;
-    let pid = t.pid().unwrap();
+    let pid = pid_of(&t).unwrap();
     bounded(t.close()).await;
     assert_eq!(read(&out), "eof\n");
     assert!(is_reaped(pid));
-    assert_eq!(t.pid(), None);
+    assert_eq!(pid_of(&t), None);
 }

@@ -24,7 +24,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Frame, Incoming};
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use mcp_jsonrpc::{BoxFuture, Error, ServerRequestOutcome, TransportHandler};
+use mcp_jsonrpc::{BoxFuture, Error, ServerRequestOutcome, Session, TransportHandler, WireRules};
 use mcp_types::{Notification, Request as RpcRequest};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -742,7 +742,11 @@ impl TransportHandler for Recorder {
         self.changed.notify_waiters();
     }
 
-    fn on_request(&self, request: RpcRequest) -> BoxFuture<'static, ServerRequestOutcome> {
+    fn on_request(
+        &self,
+        request: RpcRequest,
+        _cancel: mcp_jsonrpc::CancelToken,
+    ) -> BoxFuture<'static, ServerRequestOutcome> {
         let method = request.method.clone();
         self.requests.lock().unwrap().push(request);
         self.changed.notify_waiters();
@@ -786,4 +790,37 @@ pub async fn bounded<T>(what: &str, fut: impl std::future::Future<Output = T>) -
 
 pub fn raw(v: Value) -> Box<serde_json::value::RawValue> {
     serde_json::value::to_raw_value(&v).unwrap()
+}
+
+/// What the tests ask of a session over the Streamable HTTP transport, in the words they
+/// were written in: the handshake's end, the session id, the GET stream.
+pub trait HttpSession {
+    /// The handshake is over at `version` (a legacy revision): the header from now on,
+    /// and the GET stream.
+    fn protocol_negotiated(&self, version: &str) -> BoxFuture<'_, ()>;
+    /// Forget the negotiated revision, as the client does before a fresh `initialize`.
+    fn reset_session(&self);
+    /// The session id the transport keeps.
+    fn session_id(&self) -> Option<String>;
+    /// Whether the GET stream is open.
+    fn listener_active(&self) -> bool;
+}
+
+impl HttpSession for Session {
+    fn protocol_negotiated(&self, version: &str) -> BoxFuture<'_, ()> {
+        let rules = WireRules::new().with_protocol_version(version);
+        Box::pin(self.negotiated(rules))
+    }
+
+    fn reset_session(&self) {
+        self.set_rules(WireRules::new());
+    }
+
+    fn session_id(&self) -> Option<String> {
+        self.info().and_then(|info| info.session_id())
+    }
+
+    fn listener_active(&self) -> bool {
+        self.info().is_some_and(|info| info.listening())
+    }
 }

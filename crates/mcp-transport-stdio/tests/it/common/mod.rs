@@ -63,15 +63,17 @@ pub fn sh(script: &str) -> StdioConfig {
 /// test's spawn still holds both ends of its pipes inherits copies of them until it execs; on
 /// a loaded machine that window is long enough for a write to "succeed" into a pipe whose
 /// server already closed its stdin, which would make `request_on_broken_pipe_fails` flaky.
-pub async fn start(
-    config: StdioConfig,
-    handler: Arc<dyn TransportHandler>,
-) -> Session<StdioTransport> {
+pub async fn start(config: StdioConfig, handler: Arc<dyn TransportHandler>) -> Session {
     static SPAWN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
     let _one_at_a_time = bounded(SPAWN.lock()).await;
     bounded(StdioTransport::spawn(config, handler))
         .await
         .expect("spawn the test server")
+}
+
+/// The server's pid, until it has been reaped.
+pub fn pid_of(session: &Session) -> Option<u32> {
+    session.info().and_then(|info| info.pid())
 }
 
 /// A handler that records every event.
@@ -130,6 +132,7 @@ impl TransportHandler for RootsHandler {
     fn on_request(
         &self,
         request: Request,
+        _cancel: mcp_jsonrpc::CancelToken,
     ) -> mcp_jsonrpc::BoxFuture<'static, ServerRequestOutcome> {
         let reply = if request.method == "roots/list" {
             Ok(mcp_types::to_raw(&serde_json::json!({

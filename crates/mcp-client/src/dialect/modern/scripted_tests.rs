@@ -5,11 +5,13 @@
 //! mock servers cover the HTTP side (`cargo xtask conformance`). Until then this pipe
 //! stands in for a server: it answers each frame from a script and records what was sent.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use crate::{Error, SessionError};
-use mcp_jsonrpc::{BoxFuture, Inbox, Outbound, Sent, SessionOptions, Transport};
+use mcp_jsonrpc::{BoxFuture, Inbound, Outbound, Received, SessionOptions, Transport};
 use serde_json::{Value, json};
 
 use crate::{Client, ClientOptions, ElicitationModes, Era, EraPreference};
@@ -18,7 +20,7 @@ type Script = dyn Fn(&Value) -> Option<Value> + Send + Sync;
 
 /// A peer that answers each request with what `script` returns (no answer: `None`).
 struct Scripted {
-    inbox: Inbox,
+    replies: VecDeque<Inbound>,
     sent: Arc<Mutex<Vec<Value>>>,
     script: Arc<Script>,
 }
@@ -30,23 +32,27 @@ impl std::fmt::Debug for Scripted {
 }
 
 impl Transport for Scripted {
-    fn send(&self, frame: Outbound) -> Sent {
+    fn send(&mut self, mut frame: Outbound) {
         let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
         self.sent.lock().unwrap().push(message.clone());
+        frame.acknowledge(Ok(()));
         if message.get("id").is_some()
             && let Some(reply) = (self.script)(&message)
         {
             let mut reply = reply;
             reply["jsonrpc"] = json!("2.0");
             reply["id"] = message["id"].clone();
-            self.inbox
-                .receive(serde_json::to_vec(&reply).unwrap_or_default());
+            let text = serde_json::to_string(&reply).unwrap_or_default();
+            self.replies.push_back(Inbound::Frame(Received::Text(text)));
         }
-        Sent::Done(Ok(()))
     }
 
-    fn close(&self) -> BoxFuture<'_, ()> {
-        self.inbox.close(None);
+    fn poll_recv(&mut self, _: &mut Context<'_>) -> Poll<Inbound> {
+        // The driver polls again after every send.
+        self.replies.pop_front().map_or(Poll::Pending, Poll::Ready)
+    }
+
+    fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
     }
 
@@ -63,15 +69,14 @@ async fn connect(
     let log = Arc::clone(&sent);
     let script: Arc<Script> = Arc::new(script);
     let session = SessionOptions::new().with_timeout(Some(Duration::from_secs(5)));
+    let scripted = Scripted {
+        replies: VecDeque::new(),
+        sent: log,
+        script,
+    };
     let client = tokio::time::timeout(
         Duration::from_secs(10),
-        Client::connect_with(options, session, move |inbox| async move {
-            Ok(Scripted {
-                inbox,
-                sent: log,
-                script,
-            })
-        }),
+        Client::connect_with(options, session, scripted),
     )
     .await
     .expect("connect is bounded");
@@ -408,14 +413,13 @@ async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
 
 /// A pipe whose first reply stream "breaks" (the request fails with `NoResponse`, as the
 /// HTTP transport reports it), then answers.
-#[derive(Debug)]
 struct Breaks {
-    inbox: Inbox,
-    ids: Mutex<Vec<Value>>,
+    replies: VecDeque<Inbound>,
+    ids: Arc<Mutex<Vec<Value>>>,
 }
 
 impl Transport for Breaks {
-    fn send(&self, frame: Outbound) -> Sent {
+    fn send(&mut self, frame: Outbound) {
         let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
         let first = {
             let mut ids = self.ids.lock().unwrap();
@@ -424,19 +428,21 @@ impl Transport for Breaks {
         };
         if let mcp_jsonrpc::FrameKind::Request(id) = frame.kind {
             if first {
-                let failed = self
-                    .inbox
-                    .fail(&id, SessionError::NoResponse { id: id.clone() });
-                assert!(failed);
+                let error = SessionError::NoResponse { id: id.clone() };
+                self.replies.push_back(Inbound::Failed { id, error });
             } else {
                 let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}});
-                self.inbox.receive(serde_json::to_vec(&reply).unwrap());
+                let text = serde_json::to_string(&reply).unwrap();
+                self.replies.push_back(Inbound::Frame(Received::Text(text)));
             }
         }
-        Sent::Done(Ok(()))
     }
 
-    fn close(&self) -> BoxFuture<'_, ()> {
+    fn poll_recv(&mut self, _: &mut Context<'_>) -> Poll<Inbound> {
+        self.replies.pop_front().map_or(Poll::Pending, Poll::Ready)
+    }
+
+    fn close(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
     }
 
@@ -446,41 +452,36 @@ impl Transport for Breaks {
 }
 
 #[tokio::test]
-async fn over_http_a_broken_reply_stream_is_reissued_once_with_a_new_id() {
-    let handler = crate::dispatcher::Dispatcher::new(options());
-    let session = mcp_jsonrpc::Session::open(
-        SessionOptions::new().with_timeout(Some(Duration::from_secs(5))),
-        handler as Arc<dyn mcp_jsonrpc::TransportHandler>,
-        |inbox| async move {
-            Ok(Breaks {
-                inbox,
-                ids: Mutex::default(),
-            })
-        },
-    )
-    .await
-    .unwrap();
-    let modern = super::Modern {
-        version: "2026-07-28".into(),
-        meta: super::ModernMeta::new("2026-07-28", &options()),
-        http: true,
-        tool_headers: super::ToolHeaders::default(),
-    };
+async fn a_broken_reply_stream_is_reissued_once_with_a_new_id() {
     let dispatcher = crate::dispatcher::Dispatcher::new(options());
-    let pipe = Arc::clone(session.transport());
-    let session = session.into_dyn();
+    let ids = Arc::new(Mutex::new(Vec::new()));
+    let session = mcp_jsonrpc::Session::start(
+        Breaks {
+            replies: VecDeque::new(),
+            ids: Arc::clone(&ids),
+        },
+        SessionOptions::new().with_timeout(Some(Duration::from_secs(5))),
+        Arc::clone(&dispatcher) as Arc<dyn mcp_jsonrpc::TransportHandler>,
+    );
+    let server = mcp_types::InitializeResult::new(
+        "2026-07-28",
+        mcp_types::ServerCapabilities::default(),
+        mcp_types::Implementation::new("breaks", "0"),
+    );
+    let modern = super::Modern::new(server, &options(), &session);
+    let schemas = crate::output_schema::OutputSchemas::default();
+    let cx = crate::dialect::Ctx {
+        session: &session,
+        dispatcher: &dispatcher,
+        schemas: &schemas,
+    };
     let raw = modern
-        .request(
-            &session,
-            &dispatcher,
-            "tools/list",
-            None,
-            mcp_jsonrpc::RequestOptions::new(),
-        )
+        .request(&cx, "tools/list", None, mcp_jsonrpc::RequestOptions::new())
         .await
         .unwrap();
     assert!(raw.get().contains("tools"));
-    let ids = pipe.ids.lock().unwrap().clone();
+    let ids = ids.lock().unwrap().clone();
     assert_eq!(ids.len(), 2, "{ids:?}");
     assert_ne!(ids[0], ids[1], "the re-issued request has a new id");
+    session.close().await;
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use mcp_types::{RawValue, Tool};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::headers::encode_value;
 use crate::Error;
@@ -24,9 +24,10 @@ pub(crate) struct HeaderParam {
 
 impl HeaderParam {
     /// The encoded header value for `arguments`, `None` when the value is absent or null.
-    pub(crate) fn value_in(&self, arguments: &Value) -> Option<String> {
-        let mut value = arguments;
-        for key in &self.path {
+    pub(crate) fn value_in(&self, arguments: &Map<String, Value>) -> Option<String> {
+        let (first, rest) = self.path.split_first()?;
+        let mut value = arguments.get(first)?;
+        for key in rest {
             value = value.get(key)?;
         }
         match value {
@@ -78,14 +79,14 @@ impl ToolHeaders {
     /// annotations break the rules, remembering why, and remember the parameters of the
     /// others.
     pub(crate) fn vet(&self, tools: &mut Vec<Tool>) {
-        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        let mut vetted = mcp_types::sync::write(&self.tools);
         tools.retain(|tool| vetted.keep(&tool.name, &tool.input_schema));
     }
 
     /// [`vet`](Self::vet) for tools as the server sent them (`list_all_raw`). An item that
     /// is not a tool is kept: decoding it reports that.
     pub(crate) fn vet_raw(&self, tools: &mut Vec<Box<RawValue>>) {
-        let mut vetted = self.tools.write().unwrap_or_else(|p| p.into_inner());
+        let mut vetted = mcp_types::sync::write(&self.tools);
         tools.retain(|raw| match serde_json::from_str::<ToolSchema>(raw.get()) {
             Ok(tool) => vetted.keep(&tool.name, &tool.input_schema),
             Err(_) => true,
@@ -95,7 +96,7 @@ impl ToolHeaders {
     /// The parameters of `tool` for a call (none when it was not listed or has none), or
     /// the refusal of a tool that was left out.
     pub(crate) fn for_call(&self, tool: &str) -> Result<Option<Arc<[HeaderParam]>>, Error> {
-        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        let vetted = mcp_types::sync::read(&self.tools);
         if let Some(reason) = vetted.left_out.get(tool) {
             return Err(Error::ToolLeftOut {
                 tool: tool.to_owned(),
@@ -107,7 +108,7 @@ impl ToolHeaders {
 
     /// The tools left out, by name.
     pub(crate) fn left_out(&self) -> Vec<LeftOutTool> {
-        let vetted = self.tools.read().unwrap_or_else(|p| p.into_inner());
+        let vetted = mcp_types::sync::read(&self.tools);
         let mut left_out: Vec<LeftOutTool> = vetted
             .left_out
             .iter()
@@ -265,10 +266,11 @@ mod tests {
         assert_eq!(params.len(), 2);
         let n = params.iter().find(|p| p.name == "N").unwrap();
         assert_eq!(n.path, ["nested", "n"]);
-        let args = json!({"nested": {"n": 42}, "region": "eu west"});
+        let object = |v: Value| v.as_object().cloned().unwrap();
+        let args = object(json!({"nested": {"n": 42}, "region": "eu west"}));
         assert_eq!(n.value_in(&args).as_deref(), Some("42"));
-        assert_eq!(n.value_in(&json!({"nested": {"n": null}})), None);
-        assert_eq!(n.value_in(&json!({})), None);
+        assert_eq!(n.value_in(&object(json!({"nested": {"n": null}}))), None);
+        assert_eq!(n.value_in(&Map::new()), None);
     }
 
     #[test]

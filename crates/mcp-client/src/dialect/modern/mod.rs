@@ -1,5 +1,6 @@
-//! The modern protocol (2026-07-28): the `_meta` every request carries, the HTTP headers
-//! that mirror a request, and the multi round-trip request loop (`request.rs`).
+//! Revision 2026-07-28 (`basic/versioning`): the `_meta` every request carries, the HTTP
+//! headers that mirror a request, the multi round-trip request loop and the rules on the
+//! wire (`request.rs`); the `server/discover` probe is in `negotiate.rs`.
 
 mod headers;
 mod input_bounds;
@@ -14,12 +15,11 @@ use serde_json::{Map, Value};
 
 use crate::ClientOptions;
 
-pub(crate) use headers::request_headers;
 pub(crate) use input_bounds::InputBounds;
 pub use input_bounds::{
     DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound,
 };
-pub(crate) use request::Modern;
+pub(crate) use request::{Modern, rules};
 pub use tool_headers::LeftOutTool;
 pub(crate) use tool_headers::{HeaderParam, ToolHeaders};
 

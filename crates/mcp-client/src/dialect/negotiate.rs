@@ -1,62 +1,49 @@
-//! Finding the protocol era and opening the connection in it.
+//! Finding the protocol era and opening the connection in it (the one place that knows
+//! both): per [`EraPreference`], a `server/discover` probe ([`modern`](super::modern)), a
+//! fallback to `initialize` ([`legacy`](super::legacy)), or one of them alone.
 //!
-//! - Modern (2026-07-28, `basic/versioning`): a `server/discover` probe carrying the request
-//!   `_meta`. A `-32022` with `data.supported` picks the best common revision and the probe
-//!   is sent once more; any other modern error (`-32020`, `-32021`) means the server is
-//!   modern and refused us. Any other error, or a timeout, means a legacy server: fall back.
-//! - Legacy (`basic/lifecycle`): `initialize`, wait for the answer, check the revision, let
-//!   the transport set up (HTTP: protocol header, GET stream), then
-//!   `notifications/initialized`. Nothing else is sent before the answer arrives.
+//! The probe carries the request `_meta`. A `-32022` with `data.supported` picks the best
+//! common revision and the probe is sent once more; any other modern error (`-32020`,
+//! `-32021`) means the server is modern and refused us, and so does an authorization
+//! refusal (HTTP 401/403, an auth hook's login or scope error), which stands as itself
+//! whatever the era. Any other error, or a timeout, means a legacy server: fall back.
 
-use crate::{Error, SessionError};
-use mcp_jsonrpc::RequestOptions;
+use mcp_jsonrpc::{RequestOptions, Session};
 use mcp_types::{
-    DiscoverResult, Era, Implementation, InitializeRequestParams, InitializeResult,
-    MODERN_PROTOCOL_VERSIONS, best_common_version, error_codes, is_supported_version, methods,
+    DiscoverResult, Era, Implementation, InitializeResult, MODERN_PROTOCOL_VERSIONS,
+    best_common_version, error_codes, methods,
 };
 
-use crate::ClientOptions;
+use super::Dialect;
+use super::legacy::{Legacy, initialize};
+use super::modern::{Modern, ModernMeta};
 use crate::client::decode;
-use crate::connection::Connection;
-use crate::modern::ModernMeta;
 use crate::options::EraPreference;
-
-/// What the handshake settled: the server's answer, in the `initialize` shape for both
-/// eras, and the era.
-pub(crate) struct Negotiated {
-    pub(crate) result: InitializeResult,
-    pub(crate) era: Era,
-}
+use crate::{ClientOptions, Error, SessionError};
 
 /// Find the era (per `options`) and open the connection in it.
 pub(crate) async fn negotiate(
-    connection: &Connection,
+    session: &Session,
     options: &ClientOptions,
-) -> Result<Negotiated, Error> {
-    let modern_possible = connection.session.kind() != "sse"; // HTTP+SSE is legacy only
+) -> Result<Dialect, Error> {
+    // Legacy HTTP+SSE cannot carry 2026-07-28.
+    let modern_possible = session.traits().stateless_revision;
     let legacy = || async {
-        Ok(Negotiated {
-            result: initialize(connection, options).await?,
-            era: Era::Legacy,
-        })
+        let server = initialize(session, options).await?;
+        Ok(Dialect::Legacy(Legacy::new(server, session)))
     };
     match options.era {
         EraPreference::LegacyOnly => legacy().await,
         EraPreference::ModernOnly if !modern_possible => Err(Error::Config(
             "the legacy HTTP+SSE transport cannot speak revision 2026-07-28".into(),
         )),
-        EraPreference::ModernOnly => discover(connection, options)
-            .await
-            .map_err(Probe::into_error),
+        EraPreference::ModernOnly => discover(session, options).await.map_err(Probe::into_error),
         EraPreference::Auto if !modern_possible => legacy().await,
-        EraPreference::Auto => match discover(connection, options).await {
+        EraPreference::Auto => match discover(session, options).await {
             Ok(negotiated) => Ok(negotiated),
             Err(Probe::Modern(e)) => Err(e),
             Err(Probe::Legacy(why)) => {
                 tracing::debug!(target: "mcp::client", %why, "not a modern server; falling back to initialize");
-                if let Some(http) = &connection.http {
-                    http.reset_session();
-                }
                 legacy().await
             }
         },
@@ -80,32 +67,27 @@ impl Probe {
 }
 
 /// `server/discover`, at most twice (a second time at the revision a `-32022` offered).
-async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Negotiated, Probe> {
+async fn discover(session: &Session, options: &ClientOptions) -> Result<Dialect, Probe> {
     let mut version = MODERN_PROTOCOL_VERSIONS[0];
     // The request timeout is the client's, else the transport's (a server entry's
     // `timeout`): a server that answers nothing must cost that, not the whole probe bound.
     let request_timeout = options
         .startup_timeout
         .or(options.request_timeout)
-        .or_else(|| connection.session.default_timeout());
+        .or_else(|| session.default_timeout());
     let timeout = match request_timeout {
         Some(t) if !t.is_zero() => t.min(options.discover_timeout),
         _ => options.discover_timeout,
     };
     for attempt in 0..2 {
-        if let Some(http) = &connection.http {
-            // The probe already carries MCP-Protocol-Version, and no session.
-            http.protocol_negotiated(version).await;
-        }
+        // The probe already carries MCP-Protocol-Version, and no session.
+        session.set_rules(super::modern::rules(version));
         let meta = ModernMeta::new(version, options);
         let params = meta.params(None).map_err(Probe::Modern)?;
-        let mut request_options = RequestOptions::new().with_timeout(timeout);
-        if connection.http.is_some() {
-            request_options =
-                request_options.with_transport_header("Mcp-Method", methods::SERVER_DISCOVER);
-        }
-        let outcome = connection
-            .session
+        let request_options = RequestOptions::new().with_timeout(timeout).with_header(
+            mcp_jsonrpc::McpHeader::Method(methods::SERVER_DISCOVER.to_owned()),
+        );
+        let outcome = session
             .request(methods::SERVER_DISCOVER, Some(params), request_options)
             .await;
         let raw = match outcome {
@@ -131,7 +113,12 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
                 if matches!(e, SessionError::TransportClosed { .. })
                     || crate::error::spawn_failed(&e) =>
             {
-                return Err(Probe::Modern(explain_early_close(connection, e)));
+                return Err(Probe::Modern(explain_early_close(session, e)));
+            }
+            // Refused for who we are (a login, a scope): `initialize` would meet the same
+            // refusal (and an auth hook would be asked twice), so it stands as itself.
+            Err(e) if crate::error::authorization_refused(&e) => {
+                return Err(Probe::Modern(e.into()));
             }
             Err(e) => return Err(Probe::Legacy(e.into())),
         };
@@ -149,11 +136,7 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
                 },
             );
         };
-        if chosen != version
-            && let Some(http) = &connection.http
-        {
-            http.protocol_negotiated(chosen).await;
-        }
+        session.negotiated(super::modern::rules(chosen)).await;
         let server_info = result
             .server_info()
             .unwrap_or_else(|| Implementation::new("unknown", ""));
@@ -167,10 +150,11 @@ async fn discover(connection: &Connection, options: &ClientOptions) -> Result<Ne
             version = chosen,
             "discovered a modern server"
         );
-        return Ok(Negotiated {
-            result: initialize_like,
-            era: Era::Modern,
-        });
+        return Ok(Dialect::Modern(Modern::new(
+            initialize_like,
+            options,
+            session,
+        )));
     }
     Err(Probe::Modern(Error::NoCommonVersion {
         offered: vec![version.to_owned()],
@@ -189,66 +173,21 @@ fn supported_in(data: Option<&serde_json::Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub(crate) async fn initialize(
-    connection: &Connection,
-    options: &ClientOptions,
-) -> Result<InitializeResult, Error> {
-    let params = InitializeRequestParams::new(
-        options.protocol_version.clone(),
-        options.capabilities(),
-        options.client_info.clone(),
-    );
-    let params = mcp_types::to_raw(&params).map_err(|e| Error::invalid_argument(e.to_string()))?;
-    let raw = match connection
-        .session
-        .request(
-            methods::INITIALIZE,
-            Some(params),
-            options.startup_request_options(),
-        )
-        .await
-    {
-        Ok(raw) => raw,
-        Err(e) => return Err(explain_early_close(connection, e)),
-    };
-    let result: InitializeResult = decode(methods::INITIALIZE, &raw)?;
-    if !is_supported_version(&result.protocol_version) {
-        // The schema says MUST disconnect; the caller closes the transport.
-        return Err(Error::UnsupportedProtocolVersion {
-            version: result.protocol_version,
-        });
-    }
-    if let Some(http) = &connection.http {
-        http.protocol_negotiated(&result.protocol_version).await;
-    }
-    connection
-        .session
-        .notify(methods::INITIALIZED, None)
-        .await?;
-    tracing::debug!(
-        target: "mcp::client",
-        server = %result.server_info.name,
-        version = %result.protocol_version,
-        "initialized"
-    );
-    Ok(result)
-}
-
 /// A server that dies before answering `initialize`, or never answers it, is the most
 /// common setup mistake (a wrong path, a missing API key): say so, with what it wrote to
 /// stderr.
-fn explain_early_close(connection: &Connection, error: SessionError) -> Error {
+pub(crate) fn explain_early_close(session: &Session, error: SessionError) -> Error {
     let reason = match error {
         SessionError::Timeout { after, .. } => {
             return Error::HandshakeTimeout {
                 after,
-                stderr_tail: connection.stderr_tail(),
+                stderr_tail: session.stderr_tail(),
             };
         }
         SessionError::TransportClosed { detail } => {
             detail.unwrap_or_else(|| "the server closed the connection".into())
         }
-        SessionError::Io(e) if !connection.session.is_connected() => {
+        SessionError::Io(e) if !session.is_connected() => {
             format!(
                 "the server closed the connection ({})",
                 mcp_types::error_chain(&e)
@@ -258,7 +197,7 @@ fn explain_early_close(connection: &Connection, error: SessionError) -> Error {
     };
     Error::ClosedDuringHandshake {
         reason,
-        stderr_tail: connection.stderr_tail(),
+        stderr_tail: session.stderr_tail(),
     }
 }
 

@@ -5,29 +5,67 @@
 //! (bounded by [`ClientOptions::with_max_input_rounds`](crate::ClientOptions::with_max_input_rounds)),
 //! each round's input requests within their own bounds (`input_bounds.rs`).
 
-use crate::{Error, SessionError};
-use mcp_jsonrpc::{RequestOptions, Session};
-use mcp_types::mrtr::{INPUT_REQUIRED_METHODS, InputRequiredResult, InputResponses, ResultKind};
-use mcp_types::{RawResult, RawValue, Request, RequestId, methods};
-use serde_json::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use super::{ModernMeta, ToolHeaders, request_headers};
+use mcp_jsonrpc::{McpHeader, RequestOptions, Session, WireRules};
+use mcp_types::mrtr::{INPUT_REQUIRED_METHODS, InputRequiredResult, InputResponses, ResultKind};
+use mcp_types::{
+    CallToolRequestParams, InitializeResult, RawResult, RawValue, Request, RequestId, Tool, methods,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::headers::{headers_of, request_headers};
+use super::{ModernMeta, ToolHeaders};
+use crate::dialect::Ctx;
 use crate::dispatcher::Dispatcher;
+use crate::{ClientOptions, Error, SessionError};
 
-/// What a modern connection keeps beside the session.
+/// The rules of revision `version` (2026-07-28) on the wire: stateless, cancelled by
+/// closing the reply stream, no requests from the server (it asks for input in its
+/// results instead).
+pub(crate) fn rules(version: &str) -> WireRules {
+    WireRules::new()
+        .with_protocol_version(version)
+        .stateless(true)
+        .cancel_by_close(true)
+        .peer_requests(false)
+}
+
+/// A connection at 2026-07-28.
 #[derive(Debug)]
 pub(crate) struct Modern {
-    pub(crate) version: String,
-    pub(crate) meta: ModernMeta,
-    /// Streamable HTTP: mirror requests into headers.
-    pub(crate) http: bool,
-    pub(crate) tool_headers: ToolHeaders,
+    version: String,
+    meta: ModernMeta,
+    /// The transport sends request headers (Streamable HTTP): requests are mirrored into
+    /// them, and tools whose header annotations are invalid are left out.
+    headers: bool,
+    tool_headers: ToolHeaders,
+    server: Arc<InitializeResult>,
 }
 
 impl Modern {
+    pub(crate) fn new(
+        server: InitializeResult,
+        options: &ClientOptions,
+        session: &Session,
+    ) -> Self {
+        Self {
+            version: server.protocol_version.clone(),
+            meta: ModernMeta::new(&server.protocol_version, options),
+            headers: session.traits().request_headers,
+            tool_headers: ToolHeaders::default(),
+            server: Arc::new(server),
+        }
+    }
+
+    pub(crate) fn server(&self) -> Arc<InitializeResult> {
+        Arc::clone(&self.server)
+    }
+
     /// The typed refusal of a method this revision removed, before any I/O.
-    pub(crate) fn refuse_removed(&self, method: &str) -> Result<(), Error> {
+    pub(crate) fn refuse(&self, method: &str) -> Result<(), Error> {
         if methods::REMOVED_IN_2026.contains(&method) {
             return Err(Error::NotInRevision {
                 method: method.to_owned(),
@@ -40,48 +78,134 @@ impl Modern {
     /// Send `method` and return its complete result.
     pub(crate) async fn request(
         &self,
-        session: &Session,
-        dispatcher: &Dispatcher,
+        cx: &Ctx<'_>,
         method: &str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
-        self.refuse_removed(method)?;
+        self.refuse(method)?;
         let params = self.meta.params(params.as_deref())?;
-        self.request_with_meta(session, dispatcher, method, params, options)
-            .await
+        let headers = self.headers_of(method, &params)?;
+        self.rounds(cx, method, params, options, headers).await
     }
 
-    /// [`request`](Self::request) with params that already carry our `_meta`
-    /// ([`ModernMeta::encode_with_meta`](super::ModernMeta::encode_with_meta)).
-    pub(crate) async fn request_with_meta(
+    /// [`request`](Self::request) with typed params: serialised with our `_meta` already
+    /// in them ([`ModernMeta::encode_with_meta`]) when they allow it.
+    pub(crate) async fn request_typed<P: Serialize + ?Sized>(
         &self,
-        session: &Session,
-        dispatcher: &Dispatcher,
+        cx: &Ctx<'_>,
         method: &str,
-        mut params: Box<RawValue>,
+        params: &P,
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
-        self.refuse_removed(method)?;
-        let headers = if self.http {
-            // The headers mirror fields of the params: read them back (HTTP only, where a
-            // round trip costs far more than this parse).
-            let object = object_of(&params)?;
-            let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
-                // A tool left out for its annotations is refused here, before any I/O.
-                (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
-                _ => None,
-            };
-            request_headers(method, &object, tool_params.as_deref().unwrap_or_default())
+        self.refuse(method)?;
+        let params = match self.meta.encode_with_meta(params) {
+            Some(params) => params,
+            None => self.meta.params(Some(&crate::client::encode(params)?))?,
+        };
+        let headers = self.headers_of(method, &params)?;
+        self.rounds(cx, method, params, options, headers).await
+    }
+
+    /// `tools/call`: its headers come from the typed params, not from reading the encoded
+    /// ones back.
+    pub(crate) async fn call_tool(
+        &self,
+        cx: &Ctx<'_>,
+        params: &CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        let method = methods::TOOLS_CALL;
+        let headers = if self.headers {
+            // A tool left out for its annotations is refused here, before any I/O.
+            let tool_params = self.tool_headers.for_call(&params.name)?;
+            request_headers(
+                method,
+                Some(&params.name),
+                params.arguments.as_ref(),
+                tool_params.as_deref().unwrap_or_default(),
+            )
         } else {
             Vec::new()
         };
+        let encoded = match self.meta.encode_with_meta(params) {
+            Some(encoded) => encoded,
+            None => self.meta.params(Some(&crate::client::encode(params)?))?,
+        };
+        self.rounds(cx, method, encoded, options, headers).await
+    }
+
+    /// The headers of a request whose params are only at hand encoded: read back (only
+    /// over a transport with headers, where a round trip costs far more than this parse).
+    fn headers_of(&self, method: &str, params: &RawValue) -> Result<Vec<McpHeader>, Error> {
+        if !self.headers {
+            return Ok(Vec::new());
+        }
+        let object = object_of(params)?;
+        let tool_params = match (method, object.get("name").and_then(Value::as_str)) {
+            // A tool left out for its annotations is refused here, before any I/O.
+            (methods::TOOLS_CALL, Some(name)) => self.tool_headers.for_call(name)?,
+            _ => None,
+        };
+        Ok(headers_of(
+            method,
+            &object,
+            tool_params.as_deref().unwrap_or_default(),
+        ))
+    }
+
+    /// A listing arrived: over a transport with headers, leave out tools whose
+    /// `x-mcp-header` annotations are invalid (with a warning, remembering why) and
+    /// remember the others'.
+    pub(crate) fn vet_tools(&self, tools: &mut Vec<Tool>) {
+        if self.headers {
+            self.tool_headers.vet(tools);
+        }
+    }
+
+    /// [`vet_tools`](Self::vet_tools) for tools as the server sent them.
+    pub(crate) fn vet_raw_tools(&self, tools: &mut Vec<Box<RawValue>>) {
+        if self.headers {
+            self.tool_headers.vet_raw(tools);
+        }
+    }
+
+    /// The tools left out of listings for their annotations, each with why.
+    pub(crate) fn left_out_tools(&self) -> Vec<crate::LeftOutTool> {
+        if self.headers {
+            self.tool_headers.left_out()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether `error` says the server wants other `Mcp-Param-*` headers than the last
+    /// listing gave (list again, call once more).
+    pub(crate) fn lists_again_after(&self, error: &Error) -> bool {
+        self.headers
+            && error
+                .rpc()
+                .is_some_and(|e| e.code == mcp_types::error_codes::HEADER_MISMATCH)
+    }
+
+    /// Send `params` (which carry our `_meta`) and, for the methods that may answer
+    /// `input_required`, retry with the answers to the server's input requests and its
+    /// exact `requestState`, under a new id each round, until the result is complete
+    /// (bounded by the client's `max_input_rounds`).
+    async fn rounds(
+        &self,
+        cx: &Ctx<'_>,
+        method: &str,
+        mut params: Box<RawValue>,
+        options: RequestOptions,
+        headers: Vec<McpHeader>,
+    ) -> Result<RawResult, Error> {
         let multi_round = INPUT_REQUIRED_METHODS.contains(&method);
-        let max_rounds = dispatcher.options().max_input_rounds;
+        let max_rounds = cx.dispatcher.options().max_input_rounds;
         let mut rounds = 0;
         loop {
             let raw = self
-                .send(session, method, &params, &options, &headers)
+                .send(cx.session, method, &params, &options, &headers)
                 .await?;
             // Screened on the text as it arrived: `get()` would check the value with a full
             // parse first, the very cost this screen avoids.
@@ -100,7 +224,7 @@ impl Modern {
             }
             rounds += 1;
             // Counted and measured on the text, before a single request is decoded.
-            dispatcher
+            cx.dispatcher
                 .options()
                 .input_bounds
                 .check(raw.get())
@@ -110,7 +234,8 @@ impl Modern {
                 })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
             let as_written = params_as_written(raw.unchecked_text());
-            let responses = answer_all(dispatcher, method, &input, &as_written, &options).await?;
+            let responses =
+                answer_all(cx.dispatcher, method, &input, &as_written, &options).await?;
             // Only what this answer asked for goes into the retry: a previous round's
             // responses and state are replaced, never carried over.
             let mut object = object_of(&params)?;
@@ -126,29 +251,26 @@ impl Modern {
             tracing::debug!(target: "mcp::client", method, rounds, "retrying with the requested input");
         }
     }
-}
 
-impl Modern {
-    /// One round: a request with a new id. Over HTTP a reply stream that broke before the
-    /// answer (2026-07-28 streams are not resumable) is re-issued once, with a new id.
+    /// One round: a request with a new id. A reply stream that broke before the answer
+    /// (2026-07-28 streams are not resumable) is re-issued once, with a new id.
     async fn send(
         &self,
         session: &Session,
         method: &str,
         params: &RawValue,
         options: &RequestOptions,
-        headers: &[(String, String)],
+        headers: &[McpHeader],
     ) -> Result<RawResult, Error> {
-        let attempts = if self.http { 2 } else { 1 };
         let mut outcome = Err(SessionError::closed());
-        for attempt in 0..attempts {
+        for attempt in 0..2 {
             let mut round_options = options.clone();
-            round_options.transport_headers = headers.to_vec();
+            round_options.headers = headers.to_vec();
             outcome = session
                 .request(method, Some(params.to_owned()), round_options)
                 .await;
             match &outcome {
-                Err(SessionError::NoResponse { id }) if attempt + 1 < attempts => {
+                Err(SessionError::NoResponse { id }) if attempt == 0 => {
                     tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
                 }
                 _ => break,
@@ -229,7 +351,8 @@ async fn answer_all(
             request.method.clone(),
             params,
         );
-        let answer = dispatcher.answer(synthetic);
+        let cancel = options.cancel.clone().unwrap_or_default();
+        let answer = dispatcher.answer(synthetic, cancel);
         let answer = match &options.cancel {
             Some(cancel) => tokio::select! {
                 answer = answer => answer,

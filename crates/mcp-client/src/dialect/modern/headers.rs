@@ -4,36 +4,56 @@
 //! values outside the header-safe set are sent as `=?base64?...?=`.
 
 use base64::Engine as _;
+use mcp_jsonrpc::McpHeader;
 use mcp_types::methods;
 use serde_json::{Map, Value};
 
 use super::HeaderParam;
 
-/// The headers of one request: `method` with `params` (already an object), and for
-/// `tools/call` the tool's `x-mcp-header` parameters.
-pub(crate) fn request_headers(
-    method: &str,
-    params: &Map<String, Value>,
-    tool_params: &[HeaderParam],
-) -> Vec<(String, String)> {
-    let mut headers = vec![("Mcp-Method".to_owned(), method.to_owned())];
-    let name_field = match method {
+/// The member of `method`'s params that `Mcp-Name` mirrors: the tool or prompt name, the
+/// resource URI.
+pub(crate) fn name_field(method: &str) -> Option<&'static str> {
+    match method {
         methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
         methods::RESOURCES_READ => Some("uri"),
         _ => None,
-    };
-    if let Some(name) = name_field
+    }
+}
+
+/// The headers of one request of `method`, from the params as an object.
+pub(crate) fn headers_of(
+    method: &str,
+    params: &Map<String, Value>,
+    tool_params: &[HeaderParam],
+) -> Vec<McpHeader> {
+    let name = name_field(method)
         .and_then(|f| params.get(f))
-        .and_then(Value::as_str)
-    {
-        headers.push(("Mcp-Name".to_owned(), encode_value(name)));
+        .and_then(Value::as_str);
+    let arguments = params.get("arguments").and_then(Value::as_object);
+    request_headers(method, name, arguments, tool_params)
+}
+
+/// The headers of one request: `Mcp-Method`, `Mcp-Name` for the `name` a method has, and
+/// for `tools/call` the tool's `x-mcp-header` parameters read from its `arguments`.
+pub(crate) fn request_headers(
+    method: &str,
+    name: Option<&str>,
+    arguments: Option<&Map<String, Value>>,
+    tool_params: &[HeaderParam],
+) -> Vec<McpHeader> {
+    let mut headers = vec![McpHeader::Method(method.to_owned())];
+    if let Some(name) = name {
+        headers.push(McpHeader::Name(encode_value(name)));
     }
     if method == methods::TOOLS_CALL
-        && let Some(arguments) = params.get("arguments")
+        && let Some(arguments) = arguments
     {
         for param in tool_params {
             if let Some(value) = param.value_in(arguments) {
-                headers.push((format!("Mcp-Param-{}", param.name), value));
+                headers.push(McpHeader::Param {
+                    name: param.name.clone(),
+                    value,
+                });
             }
         }
     }
@@ -81,15 +101,15 @@ mod tests {
     #[test]
     fn standard_headers_name_the_method_and_its_target() {
         let params = serde_json::json!({"uri": "file:///a b.txt"});
-        let headers = request_headers("resources/read", params.as_object().unwrap(), &[]);
+        let headers = headers_of("resources/read", params.as_object().unwrap(), &[]);
         assert_eq!(
             headers,
             [
-                ("Mcp-Method".to_owned(), "resources/read".to_owned()),
-                ("Mcp-Name".to_owned(), "file:///a b.txt".to_owned())
+                McpHeader::Method("resources/read".to_owned()),
+                McpHeader::Name("file:///a b.txt".to_owned())
             ]
         );
-        let list = request_headers("tools/list", &Map::new(), &[]);
+        let list = headers_of("tools/list", &Map::new(), &[]);
         assert_eq!(list.len(), 1);
     }
 }
