@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use wait_timeout::ChildExt;
 
 use crate::proxy::exchange;
-use crate::support::{HttpServer, LIMIT, command, exe};
+use crate::support::{HttpServer, LIMIT, command, demo_entry_with, exe};
+use crate::terminal_escapes::DANGEROUS;
 use crate::trust::sessions_started;
 
 /// The user's secret, in the environment `mcp proxy` runs in.
@@ -223,4 +224,45 @@ fn a_urls_credentials_reach_neither_the_host_nor_the_log() {
         assert!(!error.contains(leaked), "the host saw {leaked}: {error}");
         assert!(!stderr.contains(leaked), "the log shows {leaked}: {stderr}");
     }
+}
+
+#[test]
+fn server_text_in_the_proxys_log_file_is_shown_not_obeyed() {
+    // The -v log's one formatter serves --log-file too: a server's name and its stderr
+    // land there escaped, one line each (before, the file got them as they came).
+    let forged = "2099-01-01T00:00:00.000000Z  INFO mcp::proxy: FORGED";
+    let name = format!("evil\u{1b}]0;pwned\u{7}\r\n{forged}\u{202e}");
+    let stderr = format!("boom\u{1b}[2J\u{9b}31m\n{forged}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = json!({"mcpServers": {
+        "s": demo_entry_with(&["--name", &name, "--stderr", &stderr]),
+    }});
+    let path = dir.path().join("servers.json");
+    std::fs::write(&path, config.to_string()).expect("write config");
+    let log = dir.path().join("proxy.log");
+    let args = [
+        "-vv",
+        "--config",
+        path.to_str().expect("utf-8"),
+        "proxy",
+        "--log-file",
+        log.to_str().expect("utf-8"),
+    ];
+    let mut host = Host::start(dir.path(), &args, &[]);
+    let answer = host.initialize();
+    assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
+    host.close();
+    let text = std::fs::read_to_string(&log).expect("the log file");
+    for c in DANGEROUS.iter().chain(&['\u{202e}']) {
+        assert!(!text.contains(*c), "{c:?} is in the log:\n{text}");
+    }
+    assert!(
+        !text.lines().any(|l| l.starts_with(forged)),
+        "a server forged a line of the log:\n{text}"
+    );
+    assert!(
+        text.contains("evil^[]0;pwned^G"),
+        "the name is in the log, shown:\n{text}"
+    );
+    assert!(text.contains("boom^[[2J"), "its stderr too:\n{text}");
 }

@@ -3,7 +3,7 @@
 use crate::support::{Run, demo_entry_with, dir_with_config, mcp_in};
 
 /// ESC, BEL, a bare CR and the 8-bit CSI: what a hostile server would use.
-const DANGEROUS: [char; 4] = ['\u{1b}', '\u{7}', '\r', '\u{9b}'];
+pub(crate) const DANGEROUS: [char; 4] = ['\u{1b}', '\u{7}', '\r', '\u{9b}'];
 
 #[test]
 fn escape_sequences_in_names_results_and_errors_are_shown_not_obeyed() {
