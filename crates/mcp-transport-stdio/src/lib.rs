@@ -36,6 +36,7 @@ pub mod fuzzing;
 mod info;
 mod line_buf;
 mod line_reader;
+mod pipe_size;
 mod process_group;
 mod reader;
 mod shutdown;
