@@ -7,7 +7,8 @@
 //! 500 × 1 MB), `--repeat` times alternating, keeping each client's fastest run. Then 50
 //! concurrent connects against one, per transport, and 50 stdio servers connected at once
 //! through `mcp-manager` beside the same done bare (time until every tool list is in, peak
-//! RSS). Speed is reported, never asserted: the command fails only when a benchmark itself
+//! RSS); and the same calls through `mcp proxy` beside direct (`bench_proxy.rs`). Speed is
+//! reported, never asserted: the command fails only when a benchmark itself
 //! fails.
 //!
 //! `cargo xtask bench --callgrind` counts instructions instead (valgrind), for a fixed stdio
@@ -146,7 +147,10 @@ pub fn bench(env: &Env, callgrind: bool, repeat: usize) -> Result<()> {
         }
     }
     let many = (bare.expect("repeat >= 1"), managed.expect("repeat >= 1"));
+    // The same calls through `mcp proxy` (see bench_proxy.rs).
+    let proxy_rows = crate::bench_proxy::rows(env, &binaries, repeat)?;
     print_table(&rows, &connects, &many, repeat);
+    crate::bench_proxy::print(&proxy_rows);
     Ok(())
 }
 
@@ -201,6 +205,13 @@ pub(crate) fn build(env: &Env) -> Result<Binaries> {
 struct Server {
     target: Vec<String>,
     child: Option<Child>,
+}
+
+impl Binaries {
+    /// Our client's bench binary.
+    pub(crate) fn client(&self) -> &Path {
+        &self.client
+    }
 }
 
 impl Server {
@@ -258,7 +269,7 @@ fn path_arg(path: &Path) -> Result<String> {
 }
 
 /// Run one benchmark program and parse the JSON line it prints.
-fn run_report(program: &Path, args: &[String]) -> Result<Value> {
+pub(crate) fn run_report(program: &Path, args: &[String]) -> Result<Value> {
     let output = Command::new(program)
         .args(args)
         .stdin(Stdio::null())

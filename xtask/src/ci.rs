@@ -15,6 +15,7 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
 use crate::disk;
+use crate::host_sdks;
 use crate::layering;
 use crate::metadata::Metadata;
 use crate::process::{Env, run};
@@ -183,14 +184,17 @@ fn test_step(env: &Env) -> Result<()> {
 }
 
 fn run_tests(env: &Env) -> Result<()> {
-    // The third-party servers some tests run (see third_party.rs).
+    // The third-party servers some tests run (see third_party.rs), and the SDK clients the
+    // proxy's tests use as hosts (see host_sdks.rs).
     let python_sdk = third_party::python_sdk(&env.root)?;
     let server_everything = third_party::server_everything(&env.root)?;
+    let typescript_sdk = host_sdks::typescript_sdk(&env.root)?;
     let tests = |args: &[&str]| {
         let mut command = env.cargo(args);
         command
             .env(third_party::PYTHON_SDK_ENV, &python_sdk)
-            .env(third_party::SERVER_EVERYTHING_ENV, &server_everything);
+            .env(third_party::SERVER_EVERYTHING_ENV, &server_everything)
+            .env(host_sdks::TYPESCRIPT_SDK_ENV, &typescript_sdk);
         command
     };
     if env.cargo_succeeds(&["nextest", "--version"]) {

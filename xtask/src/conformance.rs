@@ -222,9 +222,16 @@ impl Tally {
     }
 }
 
-/// `cargo xtask conformance [--scenario NAME]...`
-pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
+/// `cargo xtask conformance [--scenario NAME]... [--server-only]`
+pub fn conformance(env: &Env, only: &[String], server_only: bool) -> Result<()> {
     let hook = env.root.join(LOADER_HOOK);
+    if server_only {
+        for suite in SUITES {
+            install_suite(&env.root.join("target").join(suite.dir), suite.version)?;
+        }
+        let server = server_scenarios(env, &hook)?;
+        return report_server(&server);
+    }
     let client = build_client(env)?;
     let client_command = client.to_str().filter(|s| !s.contains(char::is_whitespace));
     // The suite splits `--command` on spaces and runs it through a shell.
@@ -301,13 +308,71 @@ pub fn conformance(env: &Env, only: &[String]) -> Result<()> {
             tally.vacuous_passes.join(", ")
         );
     }
+    // The server scenarios, against `mcp proxy` (skipped when client scenarios were named).
+    let server = if only.is_empty() {
+        Some(server_scenarios(env, &hook)?)
+    } else {
+        None
+    };
     for line in tally.summary() {
         println!("{line}");
     }
     if !tally.ok() {
         bail!("conformance failed: {}", tally.failed.join(", "));
     }
+    match server {
+        Some(server) => report_server(&server),
+        None => Ok(()),
+    }
+}
+
+/// The server scenarios' closing lines; an error when one that passes directly failed
+/// through the proxy.
+fn report_server(server: &crate::conformance_server::ServerTally) -> Result<()> {
+    if !server.proxy_only.is_empty() {
+        println!(
+            "server: {} more pass through the proxy only (2026-07-28, the Origin check)",
+            server.proxy_only.len()
+        );
+    }
+    println!("{}", server.summary());
+    if !server.regressions.is_empty() {
+        bail!(
+            "server scenarios that pass directly failed through mcp proxy: {}",
+            server.regressions.join(", ")
+        );
+    }
     Ok(())
+}
+
+/// Every pinned suite's server scenarios (0.2.0-alpha.12's 2026-07-28 ones too) against the
+/// reference server, directly and through `mcp proxy` (see `conformance_server.rs`).
+fn server_scenarios(env: &Env, hook: &Path) -> Result<crate::conformance_server::ServerTally> {
+    let cli = |suite: &Suite| {
+        env.root
+            .join("target")
+            .join(suite.dir)
+            .join("node_modules")
+            .join(SUITE_PACKAGE)
+            .join("dist")
+            .join("index.js")
+    };
+    let mut runs = Vec::new();
+    for suite in SUITES {
+        runs.push(crate::conformance_server::ServerRun {
+            version: suite.version,
+            cli: cli(suite),
+            suite: None,
+        });
+    }
+    if let Some(next) = SUITES.iter().find(|s| s.version.starts_with("0.2")) {
+        runs.push(crate::conformance_server::ServerRun {
+            version: next.version,
+            cli: cli(next),
+            suite: Some("draft"),
+        });
+    }
+    crate::conformance_server::run(env, hook, &runs)
 }
 
 /// Run `runs` of one suite, one at a time, results under `work/results`.
@@ -402,12 +467,17 @@ fn installed_version(package: &Path) -> Option<String> {
 /// Build `mcp-conformance-client` and return the executable cargo reports (so a custom
 /// `CARGO_TARGET_DIR` is honoured).
 fn build_client(env: &Env) -> Result<PathBuf> {
+    build_binary(env, "mcp-conformance", "mcp-conformance-client")
+}
+
+/// Build binary `bin` of `package` and return the executable cargo reports.
+pub fn build_binary(env: &Env, package: &str, bin: &str) -> Result<PathBuf> {
     let args = [
         "build",
         "--package",
-        "mcp-conformance",
+        package,
         "--bin",
-        "mcp-conformance-client",
+        bin,
         "--message-format=json-render-diagnostics",
     ];
     eprintln!("$ cargo {}", args.join(" "));
@@ -417,11 +487,11 @@ fn build_client(env: &Env) -> Result<PathBuf> {
         .output()
         .context("could not start cargo")?;
     if !output.status.success() {
-        bail!("building mcp-conformance-client failed ({})", output.status);
+        bail!("building {bin} failed ({})", output.status);
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
-    executable_from_messages(&stdout, "mcp-conformance-client")
-        .context("cargo did not report the mcp-conformance-client executable")
+    executable_from_messages(&stdout, bin)
+        .with_context(|| format!("cargo did not report the {bin} executable"))
 }
 
 /// The `executable` of the `compiler-artifact` message for binary `name`.

@@ -26,11 +26,14 @@ const LAYERS: &[(&str, u8)] = &[
     ("mcp-auth", 3),
     ("mcp-client", 4),
     ("mcp-manager", 5),
-    ("mcp-cli", 6),
+    // The downstream server side: hosts served over stdio or HTTP, forwarded to the
+    // manager's servers.
+    ("mcp-proxy", 6),
+    ("mcp-cli", 7),
 ];
 
 /// Highest layer that is a library; the layer above it (the CLI) is an application.
-const TOP_LIBRARY_LAYER: u8 = 5;
+const TOP_LIBRARY_LAYER: u8 = 6;
 
 /// Unranked crates whose workspace dependencies are restricted to a fixed list.
 const ALLOWED_FOR_UNRANKED: &[(&str, &[&str])] = &[
@@ -231,9 +234,14 @@ mod tests {
                 ],
             ),
             ("mcp-manager", vec![("mcp-client", NORMAL)]),
+            ("mcp-proxy", vec![("mcp-manager", NORMAL)]),
             (
                 "mcp-cli",
-                vec![("mcp-manager", NORMAL), ("mcp-test-server", NORMAL)],
+                vec![
+                    ("mcp-proxy", NORMAL),
+                    ("mcp-manager", NORMAL),
+                    ("mcp-test-server", NORMAL),
+                ],
             ),
             ("mcp-test-server", vec![("mcp-types", NORMAL)]),
             ("xtask", vec![("serde_json", NORMAL)]),
@@ -375,6 +383,17 @@ mod tests {
         );
         let violations = with_edge("mcp-jsonrpc", "mcp-http", NORMAL);
         assert_eq!(violations[0].rule, Rule::NotBelow { from: 1, to: 2 });
+    }
+
+    #[test]
+    fn the_proxy_sits_between_the_manager_and_the_cli() {
+        assert_eq!(with_edge("mcp-proxy", "mcp-client", NORMAL), vec![]);
+        let violations = with_edge("mcp-manager", "mcp-proxy", NORMAL);
+        assert_eq!(violations[0].rule, Rule::NotBelow { from: 5, to: 6 });
+        let violations = with_edge("mcp-proxy", "mcp-cli", NORMAL);
+        assert_eq!(violations[0].rule, Rule::NotBelow { from: 6, to: 7 });
+        let violations = with_edge("mcp-proxy", "mcp-test-server", NORMAL);
+        assert_eq!(violations[0].rule, Rule::UnrankedFromLibrary { from: 6 });
     }
 
     #[test]

@@ -12,11 +12,14 @@
 //!   nothing grows or is left behind (see `docs/reliability.md`).
 
 mod bench;
+mod bench_proxy;
 mod ci;
 mod conformance;
+mod conformance_server;
 mod disk;
 mod examples;
 mod fuzz;
+mod host_sdks;
 mod layering;
 mod metadata;
 mod process;
@@ -55,11 +58,16 @@ enum Command {
     /// Check that every crate depends only on lower layers.
     Layering,
     /// Run the MCP client conformance suite (pinned npm package) against
-    /// `mcp-conformance-client`, one scenario at a time.
+    /// `mcp-conformance-client`, one scenario at a time; then its server scenarios against
+    /// a reference server directly and through `mcp proxy --listen`.
     Conformance {
-        /// Run only this scenario (repeatable); default: every client scenario.
-        #[arg(long, value_name = "NAME")]
+        /// Run only this client scenario (repeatable; no server scenarios then); default:
+        /// every client scenario, then the server scenarios.
+        #[arg(long, value_name = "NAME", conflicts_with = "server_only")]
         scenario: Vec<String>,
+        /// Run only the server scenarios (through `mcp proxy`).
+        #[arg(long)]
+        server_only: bool,
     },
     /// Build the benches in release and compare our client with the floor (ratios).
     Bench {
@@ -109,7 +117,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Ci { skip, only } => ci::ci(&env, &skip, &only),
         Command::Layering => ci::layering_step(&env),
-        Command::Conformance { scenario } => conformance::conformance(&env, &scenario),
+        Command::Conformance {
+            scenario,
+            server_only,
+        } => conformance::conformance(&env, &scenario, server_only),
         Command::Bench { callgrind, repeat } => bench::bench(&env, callgrind, repeat),
         Command::Soak {
             calls,

@@ -34,32 +34,56 @@ const SERVER_EVERYTHING: &str = "@modelcontextprotocol/server-everything";
 /// version is there); returns its entry script, run with `node`.
 pub fn server_everything(root: &Path) -> Result<PathBuf> {
     let prefix = root.join("target").join("server-everything");
-    let package = prefix.join("node_modules").join(SERVER_EVERYTHING);
-    let script = package.join("dist").join("index.js");
-    let installed = || {
-        let text = std::fs::read_to_string(package.join("package.json")).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        json.get("version")?.as_str().map(str::to_owned)
-    };
-    if installed().as_deref() == Some(SERVER_EVERYTHING_VERSION) && script.is_file() {
-        eprintln!("{SERVER_EVERYTHING}@{SERVER_EVERYTHING_VERSION} already installed");
-        return Ok(script);
-    }
-    std::fs::create_dir_all(&prefix)?;
-    run(Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("{SERVER_EVERYTHING}@{SERVER_EVERYTHING_VERSION}")))
+    let entry = |package: &Path| package.join("dist").join("index.js");
+    let package = npm_pinned(
+        &prefix,
+        SERVER_EVERYTHING,
+        SERVER_EVERYTHING_VERSION,
+        &[],
+        |package| entry(package).is_file(),
+    )
     .context(
         "installing the TypeScript reference server with npm (is Node.js with npm installed?)",
     )?;
-    match installed() {
-        Some(v) if v == SERVER_EVERYTHING_VERSION && script.is_file() => Ok(script),
-        other => bail!(
-            "npm installed {SERVER_EVERYTHING} but {} holds {other:?}",
-            package.display()
-        ),
+    Ok(entry(&package))
+}
+
+/// `npm install PACKAGE@VERSION` under `prefix` with `args` (npm's flags), unless that
+/// version is there already and `complete` says its package directory is whole; returns
+/// the package directory. The one pinned npm install of the tests' third-party packages.
+pub fn npm_pinned(
+    prefix: &Path,
+    package: &str,
+    version: &str,
+    args: &[&str],
+    complete: impl Fn(&Path) -> bool,
+) -> Result<PathBuf> {
+    let directory = prefix.join("node_modules").join(package);
+    let installed = || {
+        let text = std::fs::read_to_string(directory.join("package.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        json.get("version")?.as_str().map(str::to_owned)
+    };
+    let ready = || installed().as_deref() == Some(version) && complete(&directory);
+    if ready() {
+        eprintln!("{package}@{version} already installed");
+        return Ok(directory);
     }
+    std::fs::create_dir_all(prefix)?;
+    run(Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund"])
+        .args(args)
+        .arg("--prefix")
+        .arg(prefix)
+        .arg(format!("{package}@{version}")))?;
+    if !ready() {
+        bail!(
+            "npm installed {package} but {} holds {:?}",
+            directory.display(),
+            installed()
+        );
+    }
+    Ok(directory)
 }
 
 /// A virtual environment under `target/python-sdk` holding `mcp==PYTHON_SDK_VERSION`;

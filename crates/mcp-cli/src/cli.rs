@@ -88,6 +88,14 @@ mod examples {
     pub(super) const LOGOUT: &str = "Examples:
   mcp logout tracker
   mcp --url https://mcp.example.com/mcp logout";
+    pub(super) const PROXY: &str = r#"Examples:
+  mcp proxy                                   # every server of ./.mcp.json, on stdin/stdout
+  mcp --url https://mcp.example.com/mcp proxy # one remote server for a stdio-only host
+  mcp --config ~/.cursor/mcp.json proxy git fs
+  mcp proxy --listen 127.0.0.1:8808           # Streamable HTTP at http://127.0.0.1:8808/mcp
+
+A host's configuration needs one line, e.g. (Claude Desktop):
+  "docs": {"command": "mcp", "args": ["--url", "https://mcp.example.com/mcp", "proxy"]}"#;
     pub(super) const COMPLETIONS: &str = "Examples:
   mcp completions bash > ~/.local/share/bash-completion/completions/mcp
   mcp completions zsh > ~/.zfunc/_mcp
@@ -481,6 +489,35 @@ pub(crate) enum Command {
     Logout {
         /// The server (optional when there is only one).
         server: Option<String>,
+    },
+    /// Serve the servers as one MCP server: on stdin/stdout for the host that started mcp
+    /// (a stdio-only host reaches remote, OAuth or 2026-07-28 servers through it), or over
+    /// Streamable HTTP with --listen.
+    ///
+    /// One server is passed through as it is; several make a gateway (tools and prompts
+    /// named mcp__SERVER__NAME). Servers are reconnected when they die. Remote servers use
+    /// the tokens `mcp login SERVER` stored. The proxy's own log goes to stderr (-v) or
+    /// --log-file, never to stdout.
+    #[command(after_help = examples::PROXY)]
+    Proxy {
+        /// The servers to forward to (every enabled server when none is named).
+        servers: Vec<String>,
+        /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8808; port 0 picks one)
+        /// instead of stdin/stdout; the URL is printed on stderr.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<std::net::SocketAddr>,
+        /// Let --listen use an address other than loopback (every machine that reaches it
+        /// can then use your servers and their credentials).
+        #[arg(long, requires = "listen")]
+        allow_remote: bool,
+        /// Also accept requests from web pages of this origin (repeatable), written
+        /// scheme://host:port as browsers send it; pages of this machine are always
+        /// accepted.
+        #[arg(long, value_name = "ORIGIN", requires = "listen")]
+        allow_origin: Vec<String>,
+        /// Append the proxy's own log to this file (at -v's level, info by default).
+        #[arg(long, value_name = "PATH")]
+        log_file: Option<PathBuf>,
     },
     /// Print a shell completion script for bash, zsh, fish or PowerShell on stdout.
     #[command(after_help = examples::COMPLETIONS)]

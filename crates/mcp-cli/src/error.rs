@@ -186,6 +186,9 @@ pub(crate) enum CliError {
     /// Reading stdin (shell) failed.
     #[error("cannot read stdin: {}", error_chain(.0))]
     Stdin(std::io::Error),
+    /// `mcp proxy` could not serve.
+    #[error("proxy: {}", error_chain(.0))]
+    Proxy(mcp_proxy::ProxyError),
 }
 
 impl From<ConfigError> for CliError {
@@ -318,6 +321,7 @@ impl CliError {
                 _ => "skill_verification",
             },
             Self::Save { .. } => "io",
+            Self::Proxy(_) => "proxy",
         }
     }
 
@@ -365,7 +369,8 @@ impl CliError {
             | Self::Stopped(_)
             | Self::DemoExecutable(_)
             | Self::Stdin(_)
-            | Self::Runtime(_) => None,
+            | Self::Runtime(_)
+            | Self::Proxy(_) => None,
         }
     }
 

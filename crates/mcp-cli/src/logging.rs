@@ -6,6 +6,7 @@
 //! hidden, whatever a library logs.
 
 use std::fmt;
+use std::path::Path;
 
 use tracing::field::Field;
 use tracing_subscriber::EnvFilter;
@@ -19,19 +20,38 @@ pub(crate) fn init(verbose: u8) {
     if verbose == 0 {
         return;
     }
-    let level = match verbose {
-        1 => "info",
-        2 => "debug",
-        _ => "trace",
-    };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
-    let fields = debug_fn(write_field).delimited(" ");
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .fmt_fields(fields)
+        .with_env_filter(filter(verbose))
+        .fmt_fields(debug_fn(write_field).delimited(" "))
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+/// `mcp proxy --log-file PATH`: the log appended to `path` instead of stderr, at the level
+/// `verbose` says (info without -v). `Err` when the file cannot be opened.
+pub(crate) fn init_file(verbose: u8, path: &Path) -> std::io::Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter(verbose))
+        .fmt_fields(debug_fn(write_field).delimited(" "))
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .try_init();
+    Ok(())
+}
+
+/// The level `verbose` (the count of `-v`) asks for (info for none or one); `RUST_LOG` wins.
+fn filter(verbose: u8) -> EnvFilter {
+    let level = match verbose {
+        0 | 1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level))
 }
 
 /// `name=value`, or the message alone, with the value made safe.

@@ -75,7 +75,19 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    logging::init(cli.global.verbose);
+    match &cli.command {
+        // The proxy's log goes to its file when it has one; stdout is the host's channel.
+        cli::Command::Proxy {
+            log_file: Some(path),
+            ..
+        } => {
+            if let Err(e) = logging::init_file(cli.global.verbose, path) {
+                let error = CliError::Usage(format!("--log-file {}: {e}", path.display()));
+                return commands::print_error(false, &error);
+            }
+        }
+        _ => logging::init(cli.global.verbose),
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

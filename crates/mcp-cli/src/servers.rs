@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_client::{Client, ServerConfig, TransportKind};
+use mcp_client::{Client, ClientOptions, ServerConfig, TransportKind};
 use mcp_manager::config::{ConfigError, McpConfig, ServerEntry, ToolFilter};
 use mcp_manager::{ManagerError, ManagerOptions, McpManager};
 
@@ -193,15 +193,7 @@ impl ServerSet {
                 entry.config.tool_timeout = None;
             }
         }
-        let lookup = Arc::clone(&inputs);
-        #[allow(unused_mut)] // without the oauth feature there is no token store to set
-        let mut options =
-            ManagerOptions::new(settings.options()).with_env(move |name| lookup.lookup(name));
-        #[cfg(feature = "oauth")]
-        if let Some(store) = settings.token_store.store() {
-            options = options.with_token_store(store);
-        }
-        let manager = McpManager::new(options);
+        let manager = McpManager::new(manager_options(&settings, &inputs, settings.options()));
         for (name, entry) in &entries {
             // Names are the keys of a map: they cannot collide.
             let _ = manager.add_server(name.clone(), entry.clone());
@@ -218,6 +210,39 @@ impl ServerSet {
             log_level_sent: Mutex::new(HashSet::new()),
             direct: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The entries of `names` (every enabled server when empty), for a program that
+    /// connects them itself (`mcp proxy`), and the manager options they need (the token
+    /// store) around `client`.
+    pub(crate) fn take_entries(
+        &self,
+        names: &[String],
+    ) -> Result<BTreeMap<String, ServerEntry>, CliError> {
+        if names.is_empty() {
+            let entries: BTreeMap<_, _> = self
+                .entries
+                .iter()
+                .filter(|(_, entry)| entry.enabled)
+                .map(|(name, entry)| (name.clone(), entry.clone()))
+                .collect();
+            if entries.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{} lists no enabled server",
+                    self.source_name
+                )));
+            }
+            return Ok(entries);
+        }
+        names
+            .iter()
+            .map(|name| Ok((name.clone(), self.entry(name)?.clone())))
+            .collect()
+    }
+
+    /// The manager options of this invocation (timeouts, token store) around `client`.
+    pub(crate) fn manager_options(&self, client: ClientOptions) -> ManagerOptions {
+        manager_options(&self.settings, &self.inputs, client)
     }
 
     /// The manager holding the connections.
@@ -616,6 +641,25 @@ impl ServerSet {
         let entry = self.entries.get(name)?;
         self.settings.options().tool_timeout_for(&entry.config)
     }
+}
+
+/// The manager options of every manager `mcp` makes: `client`, every `${...}` looked up
+/// through `inputs`, and the token store the settings chose.
+fn manager_options(
+    settings: &ClientSettings,
+    inputs: &Arc<Inputs>,
+    client: ClientOptions,
+) -> ManagerOptions {
+    let lookup = Arc::clone(inputs);
+    #[allow(unused_mut)] // without the oauth feature there is no token store to set
+    let mut options = ManagerOptions::new(client).with_env(move |name| lookup.lookup(name));
+    #[cfg(feature = "oauth")]
+    if let Some(store) = settings.token_store.store() {
+        options = options.with_token_store(store);
+    }
+    #[cfg(not(feature = "oauth"))]
+    let _ = settings;
+    options
 }
 
 /// The environment variable that overrides every server's configured request timeout, in

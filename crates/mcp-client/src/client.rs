@@ -201,6 +201,13 @@ impl Client {
         self.inner.dialect.roots_changed(&self.cx()).await
     }
 
+    /// Tell the server its roots changed (`notifications/roots/list_changed`, when the
+    /// client declared roots and the revision has that notification): for a client whose
+    /// roots come from [`ClientOptions::with_roots_handler`](crate::ClientOptions::with_roots_handler).
+    pub async fn roots_changed(&self) -> Result<(), Error> {
+        self.inner.dialect.roots_changed(&self.cx()).await
+    }
+
     /// The typed refusal of `method` when the negotiated revision does not have it
     /// ([`Error::NotInRevision`]), before any I/O.
     pub(crate) fn check_revision(&self, method: &str) -> Result<(), Error> {

@@ -81,6 +81,10 @@ impl Dispatcher {
         match request.method.as_str() {
             methods::PING => ready(Ok(mcp_types::empty_object())),
             methods::ROOTS_LIST => {
+                if let Some(handler) = self.options.roots_handler.clone() {
+                    let context = self.context(id, cancel);
+                    return Box::pin(async move { encode(&handler.list_roots(context).await?) });
+                }
                 let result = ListRootsResult::new(self.roots());
                 ready(encode(&result))
             }
@@ -233,6 +237,25 @@ mod tests {
                 .get()
                 .contains("decline")
         );
+    }
+
+    #[tokio::test]
+    async fn a_roots_handler_answers_roots_list_and_declares_roots() {
+        let handler = |_c: RequestContext| async {
+            Ok(ListRootsResult::new(vec![
+                Root::new("file:///asked").unwrap(),
+            ]))
+        };
+        let options = ClientOptions::new("t", "0").with_roots_handler(handler);
+        assert_eq!(
+            options.capabilities().roots.unwrap().list_changed,
+            Some(true)
+        );
+        let dispatcher = Dispatcher::new(options);
+        let roots = reply(&dispatcher, request("roots/list", serde_json::json!({})))
+            .await
+            .unwrap();
+        assert_eq!(roots.get(), r#"{"roots":[{"uri":"file:///asked"}]}"#);
     }
 
     #[tokio::test]

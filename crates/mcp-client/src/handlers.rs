@@ -6,7 +6,7 @@ use std::future::Future;
 use mcp_jsonrpc::{BoxFuture, CancelToken, DeadlineHold, Deadlines};
 use mcp_types::{
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-    ErrorObject, RequestId,
+    ErrorObject, ListRootsResult, RequestId,
 };
 
 /// What a handler knows about the request it is answering.
@@ -98,6 +98,31 @@ where
         context: RequestContext,
     ) -> BoxFuture<'static, Result<ElicitResult, ErrorObject>> {
         Box::pin(self(params, context))
+    }
+}
+
+/// Answers `roots/list` when the roots are not a fixed list the client holds (a proxy
+/// asks its own client for them).
+///
+/// Implemented for closures `Fn(RequestContext) -> impl Future`.
+pub trait RootsHandler: Send + Sync + 'static {
+    /// The roots to offer the server now.
+    fn list_roots(
+        &self,
+        context: RequestContext,
+    ) -> BoxFuture<'static, Result<ListRootsResult, ErrorObject>>;
+}
+
+impl<F, Fut> RootsHandler for F
+where
+    F: Fn(RequestContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ListRootsResult, ErrorObject>> + Send + 'static,
+{
+    fn list_roots(
+        &self,
+        context: RequestContext,
+    ) -> BoxFuture<'static, Result<ListRootsResult, ErrorObject>> {
+        Box::pin(self(context))
     }
 }
 

@@ -59,7 +59,9 @@ pub use dialect::modern::{
     DEFAULT_MAX_INPUT_REQUEST_BYTES, DEFAULT_MAX_INPUT_REQUESTS, InputRequestsBound, LeftOutTool,
 };
 pub use error::{Error, Result, SessionError};
-pub use handlers::{ElicitationHandler, ElicitationModes, RequestContext, SamplingHandler};
+pub use handlers::{
+    ElicitationHandler, ElicitationModes, RequestContext, RootsHandler, SamplingHandler,
+};
 /// OAuth 2.1 (feature `oauth`): the `mcp-auth` crate. Give an
 /// [`OAuthProvider`](mcp_auth::OAuthProvider) to
 /// [`ClientOptions::with_auth_hook`] to authorize against servers that demand it.

@@ -8,7 +8,7 @@ use mcp_jsonrpc::RequestOptions;
 
 use mcp_types::{ClientCapabilities, Implementation, LATEST_PROTOCOL_VERSION, Root};
 
-use crate::handlers::{ElicitationHandler, ElicitationModes, SamplingHandler};
+use crate::handlers::{ElicitationHandler, ElicitationModes, RootsHandler, SamplingHandler};
 use crate::{ServerConfig, ServerNotification};
 
 /// Which protocol eras the client may speak (`2026-07-28/basic/versioning`).
@@ -56,6 +56,7 @@ pub struct ClientOptions {
     /// The revision offered in `initialize` (the newest we support, by default).
     pub protocol_version: String,
     pub(crate) roots: Option<Vec<Root>>,
+    pub(crate) roots_handler: Option<Arc<dyn RootsHandler>>,
     pub(crate) sampling: Option<Arc<dyn SamplingHandler>>,
     pub(crate) sampling_tools: bool,
     pub(crate) elicitation: Option<(ElicitationModes, Arc<dyn ElicitationHandler>)>,
@@ -82,6 +83,7 @@ impl ClientOptions {
             client_info: Implementation::new(name, version),
             protocol_version: LATEST_PROTOCOL_VERSION.to_owned(),
             roots: None,
+            roots_handler: None,
             sampling: None,
             sampling_tools: false,
             elicitation: None,
@@ -166,6 +168,20 @@ impl ClientOptions {
     pub fn with_roots(mut self, roots: Vec<Root>) -> Self {
         self.roots = Some(roots);
         self
+    }
+
+    /// Answer `roots/list` with `handler` (instead of a fixed list), and declare
+    /// `roots.listChanged`: [`crate::Client::roots_changed`] tells the server when the
+    /// handler's answer changes.
+    #[must_use]
+    pub fn with_roots_handler(mut self, handler: impl RootsHandler) -> Self {
+        self.roots_handler = Some(Arc::new(handler));
+        self
+    }
+
+    /// Whether the client declares `roots` (a fixed list or a handler).
+    pub(crate) fn declares_roots(&self) -> bool {
+        self.roots.is_some() || self.roots_handler.is_some()
     }
 
     /// Answer `sampling/createMessage` with `handler`, and declare `sampling`.
@@ -352,7 +368,7 @@ impl ClientOptions {
     /// The capabilities this client declares, derived from what is configured.
     pub fn capabilities(&self) -> ClientCapabilities {
         let mut caps = ClientCapabilities::default();
-        if self.roots.is_some() {
+        if self.declares_roots() {
             caps = caps.with_roots(true);
         }
         if self.sampling.is_some() {
@@ -383,6 +399,7 @@ impl fmt::Debug for ClientOptions {
             .field("client_info", &self.client_info)
             .field("protocol_version", &self.protocol_version)
             .field("roots", &self.roots)
+            .field("roots_handler", &self.roots_handler.is_some())
             .field("sampling", &self.sampling.is_some())
             .field("elicitation", &self.elicitation.as_ref().map(|(m, _)| m))
             .field("request_timeout", &self.request_timeout)

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_types::{ProgressNotificationParams, RawResult};
+use mcp_types::{ProgressNotificationParams, RawResult, RequestId};
 
 use crate::{CancelToken, McpHeader};
 
@@ -45,6 +45,10 @@ pub struct RequestOptions {
     /// `Mcp-Param-*`), sent by transports that have headers; values already encoded as the
     /// specification says.
     pub headers: Vec<McpHeader>,
+    /// The peer's request this one is sent while answering (a server asking its client for
+    /// input during a call): a server transport with a reply stream per request sends it
+    /// there (see [`FrameHints::related_request`](crate::FrameHints::related_request)).
+    pub related_request: Option<RequestId>,
 }
 
 impl RequestOptions {
@@ -141,6 +145,14 @@ impl RequestOptions {
         self.headers.push(header);
         self
     }
+
+    /// Send this request as part of answering the peer's request `id` (see
+    /// [`RequestOptions::related_request`]).
+    #[must_use]
+    pub fn with_related_request(mut self, id: RequestId) -> Self {
+        self.related_request = Some(id);
+        self
+    }
 }
 
 impl fmt::Debug for RequestOptions {
@@ -152,6 +164,7 @@ impl fmt::Debug for RequestOptions {
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("raw_result", &self.raw_result.is_some())
             .field("headers", &self.headers.len())
+            .field("related_request", &self.related_request)
             .finish()
     }
 }

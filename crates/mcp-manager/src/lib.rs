@@ -44,7 +44,7 @@ mod tools;
 pub use error::ManagerError;
 pub use manager::{
     DEFAULT_NOTIFICATION_QUEUE, DEFAULT_PROGRESS_EXTENSION, EnvLookup, ManagerOptions, McpManager,
-    NotificationQueueLimits,
+    NotificationQueue, NotificationQueueLimits, NotificationSender, notification_queue,
 };
 pub use notifications::{BUFFERED_NOTIFICATIONS, NotificationReceiver, TaggedNotification};
 pub use reconnect::ReconnectPolicy;

@@ -8,6 +8,9 @@
 //!   server, under an [`mcp_jsonrpc::Session`]: it writes and reads on the session's driver
 //!   task; a stderr task, and a reaper thread that guarantees no zombie and no orphaned
 //!   grandchild.
+//! - [`PipeTransport`]: the same framing over a reader and a writer you hand it, with no
+//!   process: the server's end of stdio (a program serving MCP on its own stdin and
+//!   stdout), or any byte pipe.
 //! - [`Error`]: what only this transport can fail with (a server that cannot be spawned),
 //!   carried in the session's [`mcp_jsonrpc::Error::Transport`].
 //!
@@ -36,6 +39,7 @@ pub mod fuzzing;
 mod info;
 mod line_buf;
 mod line_reader;
+mod pipe;
 mod pipe_size;
 mod process_group;
 mod reader;
@@ -51,5 +55,6 @@ pub use config::{
 };
 pub use environment::ESSENTIAL_ENV_VARS;
 pub use error::Error;
+pub use pipe::PipeTransport;
 pub use stderr::STDERR_TARGET;
 pub use transport::StdioTransport;

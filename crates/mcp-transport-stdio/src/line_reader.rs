@@ -168,6 +168,11 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         }
     }
 
+    /// Lines longer than `limit` bytes are reported and skipped from now on.
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.splitter.limit = limit;
+    }
+
     /// [`poll_next`](Self::poll_next) as a future.
     pub(crate) async fn next(&mut self) -> io::Result<Option<LineEvent>> {
         std::future::poll_fn(|cx| self.poll_next(cx)).await

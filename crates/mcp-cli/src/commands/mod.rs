@@ -10,6 +10,7 @@ pub(crate) mod edit;
 pub(crate) mod listing;
 pub(crate) mod ping;
 pub(crate) mod prompts;
+pub(crate) mod proxy;
 pub(crate) mod resources;
 pub(crate) mod skills;
 pub(crate) mod status;
@@ -101,6 +102,25 @@ pub(crate) async fn run(cli: Cli) -> ExitCode {
     let shell = matches!(cli.command, Command::Shell { .. });
     // The shell on a terminal takes Ctrl-C for itself: it cancels the running command.
     let mut stops = Stops::install(!(shell && crate::shell::takes_interrupts()));
+    if let Command::Proxy {
+        servers: names,
+        listen,
+        allow_remote,
+        allow_origin,
+        ..
+    } = &cli.command
+    {
+        let face = proxy::Face {
+            listen: *listen,
+            allow_remote: *allow_remote,
+            allow_origins: allow_origin.clone(),
+            login: proxy::LoginCommand {
+                url: cli.global.url.clone(),
+                config: cli.global.config.clone(),
+            },
+        };
+        return proxy::run(&servers, names, face, &mut stops).await;
+    }
     let ctx = Context {
         servers,
         progress: ProgressDisplay::on_stderr(),
@@ -144,7 +164,11 @@ async fn execute(ctx: &Context, json: bool, command: Command) -> ExitCode {
         Command::Shell { servers } => return crate::shell::run(ctx, json, &servers).await,
         Command::Completions { shell } => return completions::print(shell),
         Command::Man { command } => return completions::man(json, command.as_deref()),
-        Command::Add { .. } | Command::Remove { .. } | Command::List | Command::Get { .. } => {
+        Command::Add { .. }
+        | Command::Remove { .. }
+        | Command::List
+        | Command::Get { .. }
+        | Command::Proxy { .. } => {
             return print_error(
                 json,
                 &CliError::Usage("this command needs no server".into()),

@@ -12,7 +12,7 @@ use crate::pty::Terminal;
 use crate::support::{LIMIT, mcp_in};
 
 /// The variable `cargo xtask ci` sets to the interpreter of the SDK's environment.
-const PYTHON_SDK_ENV: &str = "MCP_TEST_PYTHON_SDK";
+pub(crate) const PYTHON_SDK_ENV: &str = "MCP_TEST_PYTHON_SDK";
 
 /// The fixture server: `python python_sdk_server.py MODE [PORT]`.
 fn script() -> PathBuf {
@@ -25,7 +25,7 @@ const SERVER_EVERYTHING_ENV: &str = "MCP_TEST_SERVER_EVERYTHING";
 /// The path `variable` names; `None` (the test is skipped, and says so) outside CI when it
 /// is unset. Under CI it must be set: a skipped third-party test would pass without
 /// testing anything.
-fn installed(variable: &str) -> Option<PathBuf> {
+pub(crate) fn installed(variable: &str) -> Option<PathBuf> {
     match std::env::var_os(variable) {
         Some(path) => Some(PathBuf::from(path)),
         None if std::env::var_os("CI").is_some() => {

@@ -121,7 +121,7 @@ fn on_a_terminal_it_asks_once_and_remembers_until_the_file_changes() {
 /// How many sessions the HTTP demo server saw start, by the JSON-RPC methods that start one
 /// (`server/discover`, the era probe, and `initialize`), asked over a connection of our
 /// own: that connection counts one of each.
-fn sessions_started(server: &HttpServer, token: &str) -> (usize, usize) {
+pub(crate) fn sessions_started(server: &HttpServer, token: &str) -> (usize, usize) {
     let dir = tempfile::tempdir().expect("tempdir");
     let bearer = format!("Authorization: Bearer {token}");
     let args = [

@@ -94,7 +94,7 @@ impl Legacy {
 
     /// `notifications/roots/list_changed`, when the client declared `roots.listChanged`.
     pub(crate) async fn roots_changed(&self, cx: &Ctx<'_>) -> Result<(), Error> {
-        if cx.dispatcher.options().roots.is_some() {
+        if cx.dispatcher.options().declares_roots() {
             cx.session.notify(methods::ROOTS_LIST_CHANGED, None).await?;
         }
         Ok(())

@@ -207,10 +207,24 @@ impl Session {
     /// closed event reports the disconnect); [`Error::TransportClosed`] after the caller's
     /// own [`close`](Self::close).
     pub async fn notify(&self, method: &str, params: Option<Box<RawValue>>) -> Result<(), Error> {
+        self.notify_related(method, params, None).await
+    }
+
+    /// [`notify`](Self::notify) a notification that belongs to the peer's request
+    /// `related` (a server's progress or log message while it answers that request): a
+    /// server transport with a reply stream per request sends it there (see
+    /// [`FrameHints::related_request`](crate::FrameHints::related_request)).
+    pub async fn notify_related(
+        &self,
+        method: &str,
+        params: Option<Box<RawValue>>,
+        related: Option<RequestId>,
+    ) -> Result<(), Error> {
         let (done, delivered) = oneshot::channel();
         self.command(Command::Notify {
             method: method.to_owned(),
             params,
+            related,
             done,
         })?;
         delivered.await.unwrap_or_else(|_| Err(Error::closed()))

@@ -39,6 +39,8 @@ pub(crate) enum Command {
     Notify {
         method: String,
         params: Option<Box<RawValue>>,
+        /// The peer's request it belongs to.
+        related: Option<RequestId>,
         done: oneshot::Sender<Result<(), Error>>,
     },
     /// A transport finished a send somebody waits to hear about.
@@ -242,8 +244,12 @@ impl<T: Transport> Driver<T> {
             Command::Notify {
                 method,
                 params,
+                related,
                 done,
-            } => match self.state.notify(self.now, &method, params.as_deref()) {
+            } => match self
+                .state
+                .notify_related(self.now, &method, params.as_deref(), related)
+            {
                 Ok(Some(send)) => {
                     self.outlet.notified.insert(send, done);
                 }

@@ -220,6 +220,7 @@ impl<C> SessionState<C> {
         );
         let mut hints = self.hints();
         hints.headers.clone_from(&options.headers);
+        hints.related_request.clone_from(&options.related_request);
         self.transmits.push_back(Transmit {
             kind: FrameKind::Request(id.clone()),
             bytes,
@@ -239,6 +240,19 @@ impl<C> SessionState<C> {
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<Option<SendId>, Error> {
+        self.notify_related(now, method, params, None)
+    }
+
+    /// [`notify`](Self::notify) a notification that belongs to the peer's request
+    /// `related` (progress or a log message while answering it), which its frame names
+    /// ([`FrameHints::related_request`]).
+    pub fn notify_related(
+        &mut self,
+        now: Instant,
+        method: &str,
+        params: Option<&RawValue>,
+        related: Option<RequestId>,
+    ) -> Result<Option<SendId>, Error> {
         match &self.closed {
             Some(Closed::Locally) => return Err(Error::closed()),
             Some(Closed::ByPeer(_)) => {
@@ -255,10 +269,12 @@ impl<C> SessionState<C> {
                 method: method.into(),
             },
         );
+        let mut hints = self.hints();
+        hints.related_request = related;
         self.transmits.push_back(Transmit {
             kind: FrameKind::Notification,
             bytes,
-            hints: self.hints(),
+            hints,
             send: Some(send),
         });
         Ok(Some(send))
@@ -281,10 +297,12 @@ impl<C> SessionState<C> {
             Err(error) => encode_error_response(&mut bytes, Some(id), error),
         }
         let send = self.track(now, SendKind::Reply { id: id.clone() });
+        let mut hints = self.hints();
+        hints.related_request = Some(id.clone());
         self.transmits.push_back(Transmit {
             kind: FrameKind::Response,
             bytes,
-            hints: self.hints(),
+            hints,
             send: Some(send),
         });
         true
@@ -525,6 +543,7 @@ impl<C> SessionState<C> {
             protocol_version: self.rules.protocol_version.clone(),
             stateless: self.rules.stateless,
             headers: Vec::new(),
+            related_request: None,
         }
     }
 

@@ -661,6 +661,45 @@ fn unasked_progress_and_unknown_responses_are_not_routed() {
     assert_eq!(state.pending_len(), 0);
 }
 
+#[test]
+fn a_server_names_the_request_each_of_its_frames_belongs_to() {
+    let mut server: SessionState<&'static str> = SessionState::new(SessionOptions::server());
+    let now = std::time::Instant::now();
+    server.handle_frame(
+        now,
+        Received::Text(r#"{"jsonrpc":"2.0","id":"call-7","method":"tools/call"}"#.into()),
+    );
+    let call = RequestId::from("call-7");
+    assert_eq!(requests(&[server.poll_event().unwrap()]).len(), 1);
+    // While answering it: progress, then a request of its own, then the reply.
+    let progress = mcp_types::to_raw(&serde_json::json!({"progressToken": 1, "progress": 1}));
+    server
+        .notify_related(
+            now,
+            "notifications/progress",
+            Some(&progress.unwrap()),
+            Some(call.clone()),
+        )
+        .unwrap();
+    let options = RequestOptions::new().with_related_request(call.clone());
+    let id = server.next_id();
+    server
+        .request(now, id, "sampling/createMessage", None, &options, "sample")
+        .unwrap();
+    assert!(server.respond(now, &call, &empty()));
+    // And a notification that belongs to no request.
+    server
+        .notify(now, "notifications/tools/list_changed", None)
+        .unwrap();
+    let related: Vec<_> = std::iter::from_fn(|| server.poll_transmit())
+        .map(|t| t.hints.related_request)
+        .collect();
+    assert_eq!(
+        related,
+        [Some(call.clone()), Some(call.clone()), Some(call), None]
+    );
+}
+
 /// A client request of `timeout`, registered as `context`, driven to the server.
 fn call(pair: &mut Pair, options: &RequestOptions, context: &'static str) -> RequestId {
     let id = pair

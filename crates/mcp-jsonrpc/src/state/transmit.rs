@@ -60,6 +60,11 @@ pub struct FrameHints {
     pub stateless: bool,
     /// Headers of this request (revision 2026-07-28).
     pub headers: Vec<McpHeader>,
+    /// The peer's request this frame belongs to: the one a reply answers, or the one a
+    /// server was answering when it sent a notification or a request of its own. A server
+    /// transport with a reply stream per request (Streamable HTTP) puts the frame on that
+    /// request's stream; others ignore it.
+    pub related_request: Option<RequestId>,
 }
 
 /// Names a frame whose delivery the state waits to hear about (a notification whose caller

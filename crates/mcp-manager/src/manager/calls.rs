@@ -151,20 +151,48 @@ impl McpManager {
                 ));
             }
         }
-        let (client, generation) = self.ready_client(&slot).await?;
+        self.call_on(&slot, params, options).await
+    }
+
+    /// Call tool `params.name` of `server` by its own (not namespaced) name, with the same
+    /// rules as [`call_tool_with`](Self::call_tool_with): a server still connecting is
+    /// waited for, and a call that lost its connection is retried once after a reconnect.
+    /// The tool filter applies: a tool it hides is [`ManagerError::UnknownTool`].
+    pub async fn call_server_tool(
+        &self,
+        server: &str,
+        params: CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ManagerError> {
+        let slot = self.slot(server)?;
+        if !slot.entry.tool_filter.allows(&params.name) {
+            return Err(ManagerError::UnknownTool(params.name));
+        }
+        self.call_on(&slot, params, options).await
+    }
+
+    /// One tool call on `slot`'s server, retried once after a reconnect when the connection
+    /// was lost.
+    async fn call_on(
+        &self,
+        slot: &Arc<Slot>,
+        params: CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ManagerError> {
+        let (client, generation) = self.ready_client(slot).await?;
         let tool_timeout = slot.tool_timeout(&self.inner.options.client);
         let options = self.inner.options.extend_on_progress(options, tool_timeout);
         if client.runs_as_task(&params.name) {
             // A task outlives a connection: see `task_calls.rs` for the reconnect rules.
             return self
-                .call_tool_as_task(&slot, (client, generation), params, options)
+                .call_tool_as_task(slot, (client, generation), params, options)
                 .await;
         }
         match client.call_tool_with(params.clone(), options.clone()).await {
             Err(e) if e.is_retryable_connection() => {
                 tracing::info!(target: "mcp::manager", server = %slot.name, error = %mcp_types::error_chain(&e), "tool call lost its connection; reconnecting to retry once");
                 drop(client);
-                let client = self.inner.reconnect_after(&slot, generation).await?;
+                let client = self.inner.reconnect_after(slot, generation).await?;
                 client
                     .call_tool_with(params, options)
                     .await

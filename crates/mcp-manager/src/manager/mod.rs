@@ -24,7 +24,10 @@ use crate::config::{McpConfig, ServerEntry};
 use crate::notifications::{NotificationHub, NotificationReceiver};
 use crate::{ManagerError, ServerStatus, StatusEvent};
 
-pub use notify_queue::{DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits};
+pub use notify_queue::{
+    DEFAULT_NOTIFICATION_QUEUE, NotificationQueueLimits, QueueReceiver as NotificationQueue,
+    QueueSender as NotificationSender, queue as notification_queue,
+};
 pub use options::{DEFAULT_PROGRESS_EXTENSION, EnvLookup, ManagerOptions};
 
 /// How many status events a slow subscriber may fall behind.

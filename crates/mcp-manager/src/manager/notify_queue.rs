@@ -9,6 +9,9 @@
 //! discarded to make room, the drop is counted, and the forwarder logs one warning with the
 //! count when it next takes a notification. Recent notifications are usually the useful
 //! ones (the latest log lines, the latest `list_changed`).
+//!
+//! Public (as [`notification_queue`](crate::notification_queue)) for the layers above that
+//! forward notifications on to someone who may read slowly (a proxy's host).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -33,13 +36,14 @@ pub struct NotificationQueueLimits {
     pub max_bytes: usize,
 }
 
-/// The reader's end: pushes never wait. Dropping it ends the queue once it is drained.
-pub(crate) struct QueueSender {
+/// The reader's end ([`NotificationSender`](crate::NotificationSender)): pushes never
+/// wait. Dropping it ends the queue once it is drained.
+pub struct QueueSender {
     shared: Arc<Shared>,
 }
 
-/// The forwarder's end.
-pub(crate) struct QueueReceiver {
+/// The forwarder's end ([`NotificationQueue`](crate::NotificationQueue)).
+pub struct QueueReceiver {
     shared: Arc<Shared>,
 }
 
@@ -59,7 +63,7 @@ struct State {
 }
 
 /// A new queue with these bounds (a zero count is taken as one).
-pub(crate) fn queue(limits: NotificationQueueLimits) -> (QueueSender, QueueReceiver) {
+pub fn queue(limits: NotificationQueueLimits) -> (QueueSender, QueueReceiver) {
     let shared = Arc::new(Shared {
         limits,
         state: Mutex::new(State::default()),
@@ -85,7 +89,7 @@ impl Shared {
 
 impl QueueSender {
     /// Queue `notification`, dropping the oldest ones past the bounds. Never waits.
-    pub(crate) fn push(&self, notification: ServerNotification) {
+    pub fn push(&self, notification: ServerNotification) {
         let limits = self.shared.limits;
         let mut state = self.shared.lock();
         let added = size(&notification);
@@ -115,7 +119,7 @@ impl Drop for QueueSender {
 impl QueueReceiver {
     /// The oldest queued notification and how many were dropped since the last call, or
     /// `None` once the sender is gone and the queue is empty.
-    pub(crate) async fn recv(&mut self) -> Option<(ServerNotification, u64)> {
+    pub async fn recv(&mut self) -> Option<(ServerNotification, u64)> {
         loop {
             {
                 let mut state = self.shared.lock();

@@ -8,6 +8,7 @@ mod cancellation;
 mod closing;
 mod common;
 mod messages;
+mod pipe;
 mod process;
 // Unix process groups; see the module.
 #[cfg(not(mcp_portable_stdio))]
