@@ -24,7 +24,7 @@ pub(crate) struct Inner {
     /// takes at once), the streams stop being read.
     queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
-    sender: HttpSender,
+    pub(crate) sender: HttpSender,
     /// The session id and the negotiated revision, kept as the header values they are sent
     /// as (checked and copied once, not on every request). The revision here is the one
     /// the GET stream and the DELETE carry; each POST carries its frame's.
@@ -225,14 +225,6 @@ impl Inner {
     pub(crate) fn housekeeping_timeout(&self) -> Duration {
         let cap = Duration::from_secs(2);
         self.config.timeout.map_or(cap, |t| t.min(cap))
-    }
-
-    /// The transport closes: wait for the task of every connection it opened (bounded).
-    pub(crate) async fn shutdown_client(&self) {
-        self.sender
-            .client()
-            .shutdown(self.housekeeping_timeout())
-            .await;
     }
 }
 

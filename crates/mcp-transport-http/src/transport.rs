@@ -165,8 +165,10 @@ impl Transport for HttpTransport {
                     Err(_) => tracing::debug!("DELETE of the session timed out"),
                 }
             }
-            // Last: the DELETE's connection went back to the pool.
-            inner.shutdown_client().await;
+            // Last, as the DELETE's connection went back to the pool: every connection's
+            // task ends before `close` returns.
+            let grace = inner.housekeeping_timeout();
+            inner.sender.client().shutdown(grace).await;
         })
     }
 

@@ -25,7 +25,7 @@ pub(crate) struct Inner {
     /// `poll_recv`. Bounded, so the session's back-pressure stops the stream being read.
     queue: InboundQueue,
     /// The client, the configured headers (refreshed by the auth hook) and its retry.
-    sender: HttpSender,
+    pub(crate) sender: HttpSender,
     /// Where messages are POSTed: set once, from the stream's `endpoint` event.
     pub(crate) endpoint: OnceLock<Url>,
     closed: AtomicBool,
@@ -76,14 +76,6 @@ impl Inner {
     pub(crate) fn housekeeping_timeout(&self) -> Duration {
         let cap = Duration::from_secs(2);
         self.config.timeout.map_or(cap, |t| t.min(cap))
-    }
-
-    /// The transport closes: wait for the task of every connection it opened (bounded).
-    pub(crate) async fn shutdown_client(&self) {
-        self.sender
-            .client()
-            .shutdown(self.housekeeping_timeout())
-            .await;
     }
 
     /// Send one request to `url` with the configured headers (only when `url` is on the

@@ -156,7 +156,8 @@ impl Transport for SseTransport {
             self.reader.abort();
             self.exchanges.abort_requests();
             self.exchanges.finish(grace).await;
-            self.inner.shutdown_client().await;
+            // Every connection's task ends before `close` returns.
+            self.inner.sender.client().shutdown(grace).await;
         })
     }
 

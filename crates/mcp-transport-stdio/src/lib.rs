@@ -40,6 +40,7 @@ mod info;
 mod line_buf;
 mod line_reader;
 mod pipe;
+mod pipe_size;
 mod process_group;
 mod reader;
 mod shutdown;

@@ -17,6 +17,7 @@ use tokio::time::Sleep;
 use tokio_util::sync::CancellationToken;
 
 use crate::line_reader::{Line, LineEvent, LineReader};
+use crate::pipe_size::PipeSize;
 use crate::process_group::{Exited, ProcessGroup};
 use crate::shutdown::wait_exit;
 use crate::writer::Writer;
@@ -52,6 +53,8 @@ enum End {
 pub(crate) struct Reader {
     lines: LineReader<BufReader<ChildStdout>>,
     max_line_bytes: usize,
+    /// Grows once the server sends large lines.
+    pipe: PipeSize,
     exit: watch::Receiver<Option<Exited>>,
     group: Arc<ProcessGroup>,
     /// Armed once the server exited: reading goes on for [`EXIT_GRACE`].
@@ -76,6 +79,7 @@ impl Reader {
         stderr_done: CancellationToken,
     ) -> Self {
         Self {
+            pipe: PipeSize::new(&stdout),
             lines: LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max_line_bytes),
             max_line_bytes,
             group,
@@ -115,9 +119,11 @@ impl Reader {
         // Lines first: what the server wrote before exiting still counts.
         match self.lines.poll_next(cx) {
             Poll::Ready(Ok(Some(LineEvent::Line(Line::Text(text))))) => {
+                self.pipe.saw_line(text.len());
                 return Poll::Ready(Inbound::Frame(Received::Text(text)));
             }
             Poll::Ready(Ok(Some(LineEvent::Line(Line::Bytes(bytes))))) => {
+                self.pipe.saw_line(bytes.len());
                 return Poll::Ready(Inbound::Frame(Received::Bytes(bytes)));
             }
             Poll::Ready(Ok(Some(LineEvent::TooLarge { head }))) => {
