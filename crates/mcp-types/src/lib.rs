@@ -119,6 +119,7 @@ pub use skills::{
 pub use tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, TaskMetadata, TaskStatus};
 pub use tools::{
     CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations, ToolExecution,
+    param_header_matches,
 };
 pub use version::{
     Era, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS,

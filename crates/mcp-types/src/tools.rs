@@ -263,6 +263,33 @@ pub struct CallToolRequestParams {
     pub extra: Extra,
 }
 
+/// Whether the text of a tool's `Mcp-Param-{Name}` header (already Base64-decoded) stands
+/// for `value`, the argument the body carries for that `x-mcp-header` parameter
+/// (2026-07-28): strings as they are, booleans as `true`/`false`, numbers compared
+/// numerically (`42.0` stands for `42`); any other value never matches. A server checking
+/// that a request's headers agree with its body, or a proxy in front of one, asks this.
+///
+/// ```
+/// use mcp_types::param_header_matches;
+/// use serde_json::json;
+///
+/// assert!(param_header_matches("42.0", &json!(42)));
+/// assert!(param_header_matches("true", &json!(true)));
+/// assert!(!param_header_matches("x", &json!("y")));
+/// assert!(!param_header_matches("[]", &json!([])));
+/// ```
+pub fn param_header_matches(header: &str, value: &Value) -> bool {
+    match value {
+        Value::String(s) => s == header,
+        Value::Bool(b) => header == if *b { "true" } else { "false" },
+        Value::Number(n) => match (n.as_f64(), header.parse::<f64>()) {
+            (Some(a), Ok(b)) => a == b,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 impl CallToolRequestParams {
     /// Call `name` without arguments.
     pub fn new(name: impl Into<String>) -> Self {

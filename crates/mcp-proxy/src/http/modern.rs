@@ -13,6 +13,7 @@ use http::{HeaderMap, Response, StatusCode};
 use mcp_jsonrpc::Received;
 use mcp_types::{
     ErrorObject, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, RequestId, error_codes, methods,
+    param_header_matches,
 };
 use serde_json::{Map, Value};
 
@@ -199,7 +200,7 @@ impl Face {
                     let header = header
                         .to_str()
                         .map_err(|_| mismatch(&format!("Mcp-Param-{name} is not valid text")))?;
-                    if !same_value(&decode(header)?, value) {
+                    if !param_header_matches(&decode(header)?, value) {
                         return Err(mismatch(&format!(
                             "Mcp-Param-{name} header does not match the body's value"
                         )));
@@ -243,19 +244,6 @@ fn decode(value: &str) -> Result<String, ErrorObject> {
     Ok(value.to_owned())
 }
 
-/// Whether a header's text stands for `value` (integers compared as numbers).
-fn same_value(header: &str, value: &Value) -> bool {
-    match value {
-        Value::String(s) => s == header,
-        Value::Bool(b) => header == if *b { "true" } else { "false" },
-        Value::Number(n) => match (n.as_f64(), header.parse::<f64>()) {
-            (Some(a), Ok(b)) => a == b,
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
 fn mismatch(message: &str) -> ErrorObject {
     ErrorObject::new(
         error_codes::HEADER_MISMATCH,
@@ -291,10 +279,10 @@ mod tests {
             "Hello, 世界"
         );
         assert!(decode("=?base64?!!?=").is_err());
-        assert!(same_value("42", &serde_json::json!(42)));
-        assert!(same_value("42.0", &serde_json::json!(42)));
-        assert!(same_value("true", &serde_json::json!(true)));
-        assert!(!same_value("x", &serde_json::json!("y")));
+        assert!(param_header_matches("42", &serde_json::json!(42)));
+        assert!(param_header_matches("42.0", &serde_json::json!(42)));
+        assert!(param_header_matches("true", &serde_json::json!(true)));
+        assert!(!param_header_matches("x", &serde_json::json!("y")));
         let schema = serde_json::json!({"type": "object", "properties": {
             "region": {"type": "string", "x-mcp-header": "Region"},
             "nested": {"type": "object", "properties": {"id": {"type": "integer", "x-mcp-header": "Id"}}}

@@ -6,7 +6,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use hyper::HeaderMap;
-use mcp_types::ErrorObject;
+use mcp_types::{ErrorObject, param_header_matches};
 use serde_json::Value;
 
 use super::{HEADER_MISMATCH, META_VERSION};
@@ -104,24 +104,10 @@ fn check_param(
             "{display} header is required: the argument {} is present",
             path.join(".")
         ))),
-        (Some(value), Some(header)) if same(value, &header) => Ok(()),
+        (Some(value), Some(header)) if param_header_matches(&header, value) => Ok(()),
         (Some(value), Some(header)) => Err(mismatch(&format!(
             "{display} header value '{header}' does not match body value {value}"
         ))),
-    }
-}
-
-/// Whether a header's text stands for `value`: strings as they are, integers compared
-/// numerically, booleans as `true`/`false`.
-fn same(value: &Value, header: &str) -> bool {
-    match value {
-        Value::String(s) => s == header,
-        Value::Bool(b) => header == if *b { "true" } else { "false" },
-        Value::Number(n) => match (n.as_f64(), header.parse::<f64>()) {
-            (Some(a), Ok(b)) => a == b,
-            _ => false,
-        },
-        _ => false,
     }
 }
 
