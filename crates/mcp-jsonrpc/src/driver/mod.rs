@@ -11,6 +11,8 @@
 mod hold;
 mod peer_requests;
 mod run;
+#[cfg(test)]
+mod tests;
 
 pub use hold::{DeadlineHold, Deadlines};
 

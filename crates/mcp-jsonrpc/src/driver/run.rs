@@ -71,7 +71,11 @@ pub(crate) struct Waiter {
 }
 
 /// How many frames the transport may hand over before the driver looks at its commands.
-const READ_BATCH: usize = 64;
+/// After a full batch the driver yields, so the callers it just answered make their next
+/// requests before more answers are read: with 64 in flight over stdio, reading up to 64
+/// at a time and sending nothing meanwhile made the client and the server take turns
+/// (0.2 s of 0.4 s idle); 8 kept both busy (docs/performance.md, issue 26).
+const READ_BATCH: usize = 8;
 
 /// With this many commands taken in one go, the driver lets the transport write what they
 /// queued before taking more: the server starts on the first requests of a burst while
@@ -143,6 +147,15 @@ impl<T: Transport> Driver<T> {
     pub(crate) async fn run(mut self) {
         loop {
             self.settle();
+            // The callers' requests before more answers: read first, the driver sent nothing
+            // while answers kept coming, and with many calls in flight the peer and we took
+            // turns instead of working at once (docs/performance.md, issue 26).
+            if let Ok(command) = self.commands.try_recv() {
+                if !self.commands(command).await {
+                    break;
+                }
+                continue;
+            }
             let reading = self.open && !self.state.is_busy();
             let timed = self.armed.is_some();
             let Self {
@@ -157,7 +170,7 @@ impl<T: Transport> Driver<T> {
             let transporting = *open;
             tokio::select! {
                 biased;
-                () = poll_fn(|cx| {
+                full = poll_fn(|cx| {
                     if reading {
                         read(transport, state, outlet, open, cx)
                     } else {
@@ -165,7 +178,13 @@ impl<T: Transport> Driver<T> {
                         transport.poll_send(cx);
                         Poll::Pending
                     }
-                }), if transporting => {}
+                }), if transporting => {
+                    if full {
+                        // More may wait: first let the callers just answered run and make
+                        // their next requests, which then go out before the rest is read.
+                        tokio::task::yield_now().await;
+                    }
+                }
                 command = commands.recv() => match command {
                     Some(command) => {
                         if !self.commands(command).await {
@@ -399,14 +418,14 @@ impl Outlet {
 /// once (a progress callback runs before the answer that follows it), up to
 /// [`READ_BATCH`] items and only while the state takes more requests of the peer
 /// (back-pressure: what is not read waits in the transport, and the peer's writes block):
-/// ready once one was taken.
+/// ready once one was taken, with whether the batch was full (more may wait).
 fn read<T: Transport>(
     transport: &mut T,
     state: &mut SessionState<Waiter>,
     outlet: &mut Outlet,
     open: &mut bool,
     cx: &mut std::task::Context<'_>,
-) -> Poll<()> {
+) -> Poll<bool> {
     let mut taken = 0;
     let now = now();
     while taken < READ_BATCH && *open && !state.is_busy() {
@@ -434,6 +453,6 @@ fn read<T: Transport>(
     if taken == 0 {
         Poll::Pending
     } else {
-        Poll::Ready(())
+        Poll::Ready(taken == READ_BATCH)
     }
 }
