@@ -18,6 +18,7 @@ use http::header::{HOST, HeaderValue};
 use http::uri::{Authority, PathAndQuery};
 use http::{Method, Request, Response, Uri, Version};
 use http_body_util::Full;
+use hyper::body::Incoming;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
@@ -187,26 +188,30 @@ impl H1Pool {
         mut request: Request<Full<Bytes>>,
     ) -> Result<Response<ResponseBody>, Error> {
         to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
-        let (mut sender, reused) = match self.checkout_ready(&origin).await {
-            Some(sender) => (sender, true),
-            None => (connect(&self.shared, &origin).await?, false),
-        };
-        let response = match sender.try_send_request(request).await {
-            Ok(response) => response,
-            Err(mut e) => match e.take_message() {
-                Some(request) if reused => {
-                    tracing::debug!(
-                        error = %error_chain(e.error()),
-                        "idle connection closed before the request was sent; retrying on a new one"
-                    );
-                    sender = connect(&self.shared, &origin).await?;
-                    sender
-                        .try_send_request(request)
-                        .await
-                        .map_err(|e| send_failed(e.into_error()))?
+        // The rare paths (a new connection, the retry) are boxed where they are awaited, and
+        // nothing but the request lives across an await: every request allocates this
+        // future inside its exchange, and it was 2.1 KB (docs/performance.md, issue 26).
+        let (sender, response) = match self.checkout_ready(&origin).await {
+            Some(mut sender) => {
+                let unsent = match sender.try_send_request(request).await {
+                    Ok(response) => Ok((sender, response)),
+                    Err(mut e) => match e.take_message() {
+                        Some(request) => {
+                            tracing::debug!(
+                                error = %error_chain(e.error()),
+                                "idle connection closed before the request was sent; retrying on a new one"
+                            );
+                            Err(request)
+                        }
+                        None => return Err(send_failed(e.into_error())),
+                    },
+                };
+                match unsent {
+                    Ok(sent) => sent,
+                    Err(request) => Box::pin(self.send_on_new(&origin, request)).await?,
                 }
-                _ => return Err(send_failed(e.into_error())),
-            },
+            }
+            None => Box::pin(self.send_on_new(&origin, request)).await?,
         };
         let lease = Lease {
             pool: Arc::clone(&self.shared),
@@ -214,6 +219,20 @@ impl H1Pool {
             sender,
         };
         Ok(response.map(|body| ResponseBody::pooled(body, lease)))
+    }
+
+    /// Send `request` on a new connection to `origin`.
+    async fn send_on_new(
+        &self,
+        origin: &Authority,
+        request: Request<Full<Bytes>>,
+    ) -> Result<(Sender, Response<Incoming>), Error> {
+        let mut sender = connect(&self.shared, origin).await?;
+        let response = sender
+            .try_send_request(request)
+            .await
+            .map_err(|e| send_failed(e.into_error()))?;
+        Ok((sender, response))
     }
 
     /// An idle connection to `origin` that is ready for a request. An idle sender may still

@@ -9,6 +9,7 @@
 //! transport: dropping it (or [`Exchanges::stop`]) drops every future; its close waits for
 //! the ones that should finish.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -22,7 +23,13 @@ use tokio::sync::mpsc;
 use crate::Inbound;
 use crate::state::IdMap;
 
-type Work = Pin<Box<dyn Future<Output = Option<RequestId>> + Send>>;
+type Work = Pin<Box<dyn Future<Output = Ended> + Send>>;
+
+/// What a piece of work ended with: the request it served, and the last frame it read.
+struct Ended {
+    request: Option<RequestId>,
+    last: Option<Inbound>,
+}
 
 /// Where a transport's futures hand what they read: bounded, so while the session takes
 /// nothing (it answers as many of the peer's requests as it takes at once), the streams
@@ -50,6 +57,10 @@ pub struct Exchanges {
     by_request: IdMap<AbortHandle>,
     inbound: mpsc::Receiver<Inbound>,
     queue: InboundQueue,
+    /// The frames requests' work ended with, handed out after what is queued (a frame a
+    /// piece of work queued before it ended comes first). At most one per request in
+    /// flight.
+    ended: VecDeque<Inbound>,
 }
 
 impl std::fmt::Debug for Exchanges {
@@ -70,6 +81,7 @@ impl Exchanges {
             by_request: IdMap::default(),
             inbound,
             queue: InboundQueue(tx),
+            ended: VecDeque::new(),
         }
     }
 
@@ -83,16 +95,27 @@ impl Exchanges {
     pub fn run(&mut self, work: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
         self.start(Box::pin(async move {
             work.await;
-            None
+            Ended {
+                request: None,
+                last: None,
+            }
         }))
     }
 
     /// Run `work` for request `id`: its cancellation ([`abort`](Self::abort)) stops it.
-    pub fn run_for(&mut self, id: RequestId, work: impl Future<Output = ()> + Send + 'static) {
+    /// What it ends with (its answer, or why there is none) is handed out like a frame of
+    /// the queue, after the ones it queued.
+    pub fn run_for(
+        &mut self,
+        id: RequestId,
+        work: impl Future<Output = Option<Inbound>> + Send + 'static,
+    ) {
         let done = id.clone();
         let handle = self.start(Box::pin(async move {
-            work.await;
-            Some(done)
+            Ended {
+                last: work.await,
+                request: Some(done),
+            }
         }));
         self.by_request.insert(id, handle);
     }
@@ -123,16 +146,23 @@ impl Exchanges {
         match self.inbound.poll_recv(cx) {
             Poll::Ready(Some(inbound)) => Poll::Ready(inbound),
             // The queue holds a sender itself: it never ends.
-            Poll::Ready(None) | Poll::Pending => Poll::Pending,
+            Poll::Ready(None) | Poll::Pending => {
+                self.ended.pop_front().map_or(Poll::Pending, Poll::Ready)
+            }
         }
     }
 
     /// Make progress on every piece of work that can (without taking what it read).
     pub fn poll_work(&mut self, cx: &mut Context<'_>) {
         while let Poll::Ready(Some(ended)) = Pin::new(&mut self.running).poll_next(cx) {
-            if let Ok(Some(id)) = ended {
+            // Aborted work ends with nothing.
+            let Ok(Ended { request, last }) = ended else {
+                continue;
+            };
+            if let Some(id) = request {
                 self.by_request.remove(&id);
             }
+            self.ended.extend(last);
         }
     }
 
@@ -150,6 +180,7 @@ impl Exchanges {
     pub fn stop(&mut self) {
         self.running.clear();
         self.by_request.clear();
+        self.ended.clear();
     }
 
     /// Let the work run to its end within `grace` (what it reads is dropped: the session is
@@ -158,6 +189,7 @@ impl Exchanges {
         let all_done = std::future::poll_fn(|cx| {
             self.poll_work(cx);
             while let Poll::Ready(Some(_)) = self.inbound.poll_recv(cx) {}
+            self.ended.clear();
             if self.running.is_empty() {
                 Poll::Ready(())
             } else {
@@ -187,6 +219,7 @@ mod tests {
         exchanges.run_for(RequestId::Number(1), async move {
             std::future::pending::<()>().await;
             flag.store(true, Ordering::SeqCst);
+            None
         });
         let got = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
         assert!(matches!(got, Inbound::Error(_)));
@@ -199,6 +232,24 @@ mod tests {
         .await;
         assert!(exchanges.is_empty());
         assert!(!finished.load(Ordering::SeqCst));
+    }
+
+    #[tokio::test]
+    async fn what_a_request_s_work_ends_with_comes_after_what_it_queued() {
+        let mut exchanges = Exchanges::new(4);
+        let queue = exchanges.queue();
+        exchanges.run_for(RequestId::Number(7), async move {
+            queue.deliver(Inbound::Error(crate::Error::closed())).await;
+            Some(Inbound::Failed {
+                id: RequestId::Number(7),
+                error: crate::Error::closed(),
+            })
+        });
+        let first = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
+        assert!(matches!(first, Inbound::Error(_)), "{first:?}");
+        let last = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
+        assert!(matches!(last, Inbound::Failed { .. }), "{last:?}");
+        assert!(exchanges.is_empty());
     }
 
     #[tokio::test]

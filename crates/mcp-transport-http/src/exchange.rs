@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use mcp_http::{Error as HttpError, SseStream, read_body_bounded};
-use mcp_jsonrpc::{Ack, Error, FrameHints, Inbound, ParsedFrame};
+use mcp_jsonrpc::{Ack, Error, FrameHints, Inbound, ParsedFrame, Received};
 use mcp_types::RequestId;
 
 use crate::inner::Inner;
@@ -16,12 +16,20 @@ use crate::wire::{Outgoing, ReplyKind, reply_kind};
 
 impl Inner {
     /// POST request `id` and hand its reply to the session; when the request cannot be
-    /// answered any more, the session hears why ([`Inbound::Failed`]). When our response
-    /// arrives while an SSE reply still has work (draining, resuming), the rest is read
-    /// here too: the task ends with the stream.
-    pub(crate) async fn exchange(self: Arc<Self>, frame: Bytes, id: RequestId, hints: FrameHints) {
-        if let Err(error) = self.post_request(frame, &id, hints).await {
-            self.deliver(Inbound::Failed { id, error }).await;
+    /// answered any more, the session hears why ([`Inbound::Failed`]). A JSON answer is what
+    /// the exchange ends with (the transport's [`Exchanges`](mcp_jsonrpc::Exchanges) hand it
+    /// out, no trip through the queue); what an SSE stream carries is queued as it comes.
+    /// When our response arrives while an SSE reply still has work (draining, resuming),
+    /// the rest is read here too: the exchange ends with the stream.
+    pub(crate) async fn exchange(
+        self: Arc<Self>,
+        frame: Bytes,
+        id: RequestId,
+        hints: FrameHints,
+    ) -> Option<Inbound> {
+        match self.post_request(frame, &id, hints).await {
+            Ok(answer) => answer,
+            Err(error) => Some(Inbound::Failed { id, error }),
         }
     }
 
@@ -30,7 +38,7 @@ impl Inner {
         frame: Bytes,
         id: &RequestId,
         hints: FrameHints,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<Inbound>, Error> {
         // 2026-07-28 streams are not resumable: a broken reply ends in NoResponse, and the
         // client re-issues the request under a new id.
         let resumable = !hints.stateless;
@@ -47,7 +55,7 @@ impl Inner {
                 let role = StreamRole::Reply { id, resumable };
                 let end = Box::pin(self.follow_stream(stream, role)).await;
                 if end.answered {
-                    return Ok(());
+                    return Ok(None);
                 }
                 // A reply over the limit and a forgotten session say more than "no response".
                 let telling = |e: &Error| {
@@ -73,13 +81,12 @@ impl Inner {
                     let broken = frame.into_error().map(Error::Parse);
                     return Err(broken.unwrap_or(Error::NoResponse { id: id.clone() }));
                 }
-                let mut end = StreamEnd::default();
-                self.dispatch(frame, Some(id), &mut end).await;
-                if end.answered {
-                    Ok(())
-                } else {
-                    Err(Error::NoResponse { id: id.clone() })
+                if frame.answers(id) {
+                    return Ok(Some(Inbound::Frame(Received::Parsed(frame))));
                 }
+                // Something else (a notification, a batch): the session still hears it.
+                self.dispatch(frame, None, &mut StreamEnd::default()).await;
+                Err(Error::NoResponse { id: id.clone() })
             }
         }
     }

@@ -118,9 +118,8 @@ impl Transport for SseTransport {
             FrameKind::Request(id) => {
                 let failed = id.clone();
                 let post = async move {
-                    if let Err(error) = inner.post(body).await {
-                        inner.deliver(Inbound::Failed { id: failed, error }).await;
-                    }
+                    let error = inner.post(body).await.err()?;
+                    Some(Inbound::Failed { id: failed, error })
                 };
                 self.exchanges.run_for(id, post);
             }
