@@ -88,11 +88,7 @@ fn main() -> ExitCode {
         }
         _ => logging::init(cli.global.verbose),
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime_for(&cli.command) {
         Ok(runtime) => runtime,
         Err(e) => {
             return commands::print_error(cli.global.json, &CliError::Runtime(e));
@@ -102,4 +98,21 @@ fn main() -> ExitCode {
     // The stdin reader of `shell` may sit in a blocking read(2): do not wait for it.
     runtime.shutdown_timeout(Duration::from_millis(200));
     code
+}
+
+/// The runtime a command runs on. `mcp proxy` relays frames between its host and its
+/// servers, one session's driver task to the next: on one thread each hop is a task switch,
+/// where two worker threads made most hops a cross-thread wake-up (sequential calls through
+/// the proxy over stdio: 3,700 a second on two workers, see docs/performance.md). The other
+/// commands keep two workers: they may block one while a person answers a question.
+fn runtime_for(command: &cli::Command) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = match command {
+        cli::Command::Proxy { .. } => tokio::runtime::Builder::new_current_thread(),
+        _ => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(2);
+            builder
+        }
+    };
+    builder.enable_all().build()
 }
