@@ -352,8 +352,11 @@ impl Client {
     ) -> Result<CallToolResult, Error> {
         // Calls that ask for a task, and tools that must (or, when asked, may) run as
         // tasks, go through one and return its result; see `tasks/`.
+        // The rare paths (a task, the retry after a stale listing) are boxed where they are
+        // awaited: inline they made this future 10 KB, copied whole wherever a caller moves
+        // it (into a task, a box, a select) on every call (docs/performance.md).
         if params.task.is_some() || self.runs_as_task(&params.name) {
-            return self.call_tool_as_task(params, options).await;
+            return Box::pin(self.call_tool_as_task(params, options)).await;
         }
         // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
         let options = self.inner.dispatcher.options().tool_call_options(options);
@@ -362,8 +365,8 @@ impl Client {
             // headers than it gave): list the tools again and retry once.
             Err(e) if self.inner.dialect.lists_again_after(&e) => {
                 tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
-                self.list_all_tools().await?;
-                self.call_tool_once(&params, options).await?
+                Box::pin(self.list_all_tools()).await?;
+                Box::pin(self.call_tool_once(&params, options)).await?
             }
             other => other?,
         };

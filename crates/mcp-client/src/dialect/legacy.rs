@@ -69,7 +69,8 @@ impl Legacy {
         let retry_params = self.renewable.then(|| params.clone());
         match cx.session.request(method, params, options.clone()).await {
             Err(e) if retry_params.is_some() && crate::error::session_expired(&e) => {
-                self.reinitialize(cx, generation).await?;
+                // Boxed: rare, and inline it would weigh on every request's future.
+                Box::pin(self.reinitialize(cx, generation)).await?;
                 Ok(cx
                     .session
                     .request(method, retry_params.flatten(), options)

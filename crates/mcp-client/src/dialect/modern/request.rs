@@ -234,8 +234,16 @@ impl Modern {
                 })?;
             let input: InputRequiredResult = crate::client::decode(method, &raw)?;
             let as_written = params_as_written(raw.unchecked_text());
-            let responses =
-                answer_all(cx.dispatcher, method, &input, &as_written, &options).await?;
+            // Boxed: a round of questions is rare, and inline it would weigh on every
+            // request's future (docs/performance.md).
+            let responses = Box::pin(answer_all(
+                cx.dispatcher,
+                method,
+                &input,
+                &as_written,
+                &options,
+            ))
+            .await?;
             // Only what this answer asked for goes into the retry: a previous round's
             // responses and state are replaced, never carried over.
             let mut object = object_of(&params)?;
