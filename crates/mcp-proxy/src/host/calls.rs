@@ -8,7 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_jsonrpc::RequestOptions;
+use mcp_jsonrpc::{BoxFuture, RequestOptions};
 use mcp_types::mrtr::INPUT_REQUIRED_METHODS;
 use mcp_types::{
     ClientCapabilities, ErrorObject, ProgressNotificationParams, ProgressToken, RequestId, methods,
@@ -133,14 +133,19 @@ impl Host {
                 .with_reset_timeout_on_progress(MAX_CALL_WITH_PROGRESS);
         }
         let capabilities = call.capabilities(self);
+        // Boxed where it is made: the upstream call's future is large (the manager's call
+        // down to the session), and inline it was copied whole on every move, into this
+        // future, a suspended call's task and its route's scope: half of the proxy's
+        // instructions per call (docs/performance.md).
+        let upstream: BoxFuture<'static, Answer> = Box::pin(send(options));
         if call.modern.is_some() {
             if INPUT_REQUIRED_METHODS.contains(&call.method.as_str()) {
                 return self
-                    .forward_modern(call, capabilities, progress, send(options))
+                    .forward_modern(call, capabilities, progress, upstream)
                     .await;
             }
             // Outside a multi round-trip request the host cannot be asked anything.
-            let upstream = ROUTE.scope(AskRoute::Refuse, send(options));
+            let upstream = ROUTE.scope(AskRoute::Refuse, upstream);
             return self.with_progress(call, upstream, progress).await;
         }
         let route = AskRoute::Host {
@@ -149,7 +154,7 @@ impl Host {
             capabilities,
         };
         let _entered = self.core.routes.enter(route.clone());
-        let upstream = ROUTE.scope(route, send(options));
+        let upstream = ROUTE.scope(route, upstream);
         self.with_progress(call, upstream, progress).await
     }
 
