@@ -6,7 +6,7 @@
 //! client; HTTPS, HTTP/2 and proxied requests keep hyper-util's client.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -85,10 +85,19 @@ impl HttpClientOptions {
     }
 }
 
+/// hyper-util's client, with TLS and the proxy connector.
+type GeneralClient = Client<HttpsConnector<ProxyConnector>, Full<Bytes>>;
+
 /// A pooled HTTP(S) client. Cheap to clone; clones share the connection pool.
 #[derive(Clone)]
 pub struct HttpClient {
-    inner: Client<HttpsConnector<ProxyConnector>, Full<Bytes>>,
+    /// Everything the plain-HTTP pool does not carry (`https://`, proxied), built on first
+    /// use: a client of a local `http://` server never sets up TLS (its roots, its
+    /// provider), which was 0.5 MB of its peak RSS (docs/performance.md).
+    pub(super) general: Arc<OnceLock<GeneralClient>>,
+    /// Extra trusted roots, for building `general`.
+    extra_roots: Arc<[Vec<u8>]>,
+    idle_timeout: Duration,
     /// Plain `http://` origins reached without a proxy.
     pub(super) h1: H1Pool,
     matcher: Option<Arc<Matcher>>,
@@ -103,13 +112,18 @@ impl fmt::Debug for HttpClient {
 }
 
 impl HttpClient {
-    /// Build a client. Fails only on unusable TLS settings (an invalid extra root, no
-    /// crypto provider).
+    /// Build a client. Fails only on an invalid extra root certificate. TLS is set up on
+    /// the first request that needs it (`https://`, or through a proxy), or here when extra
+    /// roots are given; a crypto provider that cannot be used is that request's error.
     ///
     /// With the `native-roots` feature, the first client of the process reads the OS
     /// certificate store, which blocks; from async code use [`new_async`](Self::new_async).
     /// Later clients reuse what was read.
     pub fn new(options: &HttpClientOptions) -> Result<Self, Error> {
+        if cfg!(feature = "native-roots") {
+            // Read here, where the docs say it blocks, not in the first TLS request.
+            let _ = crate::tls::native_roots();
+        }
         let matcher = match &options.proxy {
             ProxyMode::FromEnv => Some(Matcher::from_env()),
             ProxyMode::Direct => None,
@@ -133,28 +147,44 @@ impl HttpClient {
         }
         .map(Arc::new);
 
+        let idle_timeout = options.pool_idle_timeout.unwrap_or(Duration::from_secs(90));
+        let client = Self {
+            general: Arc::new(OnceLock::new()),
+            extra_roots: options.extra_root_certs_der.clone().into(),
+            idle_timeout,
+            h1: H1Pool::new(idle_timeout),
+            matcher,
+        };
+        if !client.extra_roots.is_empty() {
+            // Configured roots are checked now: an invalid one is this call's error.
+            client.general()?;
+        }
+        Ok(client)
+    }
+
+    /// hyper-util's client, built the first time it is needed.
+    fn general(&self) -> Result<&GeneralClient, Error> {
+        if let Some(general) = self.general.get() {
+            return Ok(general);
+        }
         let mut http = HttpConnector::new();
         http.enforce_http(false);
         http.set_nodelay(true);
         http.set_connect_timeout(Some(h1_pool::CONNECT_TIMEOUT));
-        let tls = crate::tls::client_config(&options.extra_root_certs_der)?;
+        let tls = crate::tls::client_config(&self.extra_roots)?;
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)
             .https_or_http()
             .enable_http1()
             .enable_http2()
-            .wrap_connector(ProxyConnector::new(http, matcher.clone()));
-        let idle_timeout = options.pool_idle_timeout.unwrap_or(Duration::from_secs(90));
-        let inner = Client::builder(TokioExecutor::new())
+            .wrap_connector(ProxyConnector::new(http, self.matcher.clone()));
+        let general = Client::builder(TokioExecutor::new())
             .timer(TokioTimer::new())
             .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(idle_timeout)
+            .pool_idle_timeout(self.idle_timeout)
             .build(https);
-        Ok(Self {
-            inner,
-            h1: H1Pool::new(idle_timeout),
-            matcher,
-        })
+        // Two first requests at once may both build one; the first stored is kept.
+        Ok(self.general.get_or_init(|| general))
     }
 
     /// The client of one transport's endpoint: `url` must be http or https (`transport`
@@ -222,7 +252,7 @@ impl HttpClient {
         }
         // hyper's own messages ("client error (Connect)") say little alone: the causes
         // stay in the chain (`source()`), where `mcp_types::error_chain` shows them.
-        let response = self.inner.request(request).await.map_err(|e| {
+        let response = self.general()?.request(request).await.map_err(|e| {
             if e.is_connect() {
                 Error::connect_from("", e)
             } else {

@@ -440,6 +440,27 @@ mod tests {
         assert!(head.contains("\r\nx-custom: kept\r\n"), "{head}");
     }
 
+    /// A client of plain-HTTP origins never sets up TLS; one with extra roots checks them
+    /// (and so sets it up) when it is built.
+    #[tokio::test]
+    async fn plain_http_sets_up_no_tls() {
+        let server = TestServer::start(1);
+        let client = client(None);
+        let (status, _) = bounded(call(&client, &server.url("/ok"))).await.unwrap();
+        assert_eq!(status, 200);
+        assert!(client.general.get().is_none(), "TLS was set up for http://");
+        let options = HttpClientOptions {
+            proxy: ProxyMode::Direct,
+            extra_root_certs_der: vec![b"not DER".to_vec()],
+            ..HttpClientOptions::default()
+        };
+        let err = HttpClient::new(&options).expect_err("an invalid root is refused");
+        assert!(
+            err.to_string().contains("invalid extra root certificate"),
+            "{err}"
+        );
+    }
+
     #[tokio::test]
     async fn a_reply_without_a_body_gives_its_connection_back_unread() {
         let server = TestServer::start(1);

@@ -39,7 +39,7 @@ static NATIVE_ROOTS: OnceLock<Arc<[CertificateDer<'static>]>> = OnceLock::new();
 /// The OS roots (empty without the `native-roots` feature), loaded on the first call.
 /// This blocks while it reads the store: from async code, await [`native_roots_async`]
 /// first.
-fn native_roots() -> Arc<[CertificateDer<'static>]> {
+pub(crate) fn native_roots() -> Arc<[CertificateDer<'static>]> {
     Arc::clone(NATIVE_ROOTS.get_or_init(load_native_roots))
 }
 
