@@ -78,7 +78,11 @@ pub async fn drain_body(mut body: ResponseBody, limit: usize) -> bool {
 /// `text/event-stream` (any case). Every place that tells an SSE body from a JSON one asks
 /// this.
 pub fn is_event_stream<B>(response: &Response<B>) -> bool {
-    header_str(response, "content-type")
+    // The constant, not "content-type": a name given as text is parsed on every call.
+    response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("text/event-stream"))
 }

@@ -6,18 +6,22 @@
 //! client; HTTPS, HTTP/2 and proxied requests keep hyper-util's client.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::future::Future;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
+use futures_util::future::Either;
 use http::header::PROXY_AUTHORIZATION;
-use http::{Request, Response};
+use http::uri::Authority;
+use http::{Request, Response, Uri};
 use http_body_util::Full;
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::proxy::matcher::Matcher;
+use hyper_util::client::proxy::matcher::{Intercept, Matcher};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
+use mcp_types::sync::lock;
 
 use crate::Error;
 use crate::connector::ProxyConnector;
@@ -101,6 +105,10 @@ pub struct HttpClient {
     /// Plain `http://` origins reached without a proxy.
     pub(super) h1: H1Pool,
     matcher: Option<Arc<Matcher>>,
+    /// The last plain-HTTP origin the matcher said to reach directly: asking it again for
+    /// every request of a transport (it checks `NO_PROXY` host by host) cost more than the
+    /// pool's whole checkout.
+    direct: Arc<Mutex<Option<Authority>>>,
 }
 
 impl fmt::Debug for HttpClient {
@@ -154,6 +162,7 @@ impl HttpClient {
             idle_timeout,
             h1: H1Pool::new(idle_timeout),
             matcher,
+            direct: Arc::new(Mutex::new(None)),
         };
         if !client.extra_roots.is_empty() {
             // Configured roots are checked now: an invalid one is this call's error.
@@ -224,16 +233,17 @@ impl HttpClient {
     ///
     /// Connections are kept alive and reused once the previous response body has been read
     /// to its end; see [`ResponseBody`].
-    pub async fn send(
+    pub fn send(
         &self,
         mut request: Request<Full<Bytes>>,
-    ) -> Result<Response<ResponseBody>, Error> {
+    ) -> impl Future<Output = Result<Response<ResponseBody>, Error>> + Send + '_ {
+        // The way is chosen before the future is made, and the future is the pool's own
+        // when the pool carries the request: every request of a transport allocates this
+        // future inside its exchange, and an `async fn` here kept the request three times
+        // (1.6 KB; docs/performance.md, issue 26).
+        let mut pooled = None;
         if request.uri().scheme_str() == Some("http") {
-            match self
-                .matcher
-                .as_ref()
-                .and_then(|m| m.intercept(request.uri()))
-            {
+            match self.intercept(request.uri()) {
                 // Plain-HTTP proxying sends the request to the proxy itself: it needs the
                 // proxy credentials on every request (a tunnel carries them on CONNECT).
                 Some(intercept) => {
@@ -243,13 +253,20 @@ impl HttpClient {
                         request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
                     }
                 }
-                None => {
-                    if let Some(origin) = h1_pool::origin_for(&request) {
-                        return self.h1.send(origin, request).await;
-                    }
-                }
+                None => pooled = h1_pool::origin_for(&request),
             }
         }
+        match pooled {
+            Some(origin) => Either::Left(self.h1.send(origin, request)),
+            None => Either::Right(self.send_general(request)),
+        }
+    }
+
+    /// Send `request` through hyper-util's client (HTTPS, HTTP/2, proxied).
+    async fn send_general(
+        &self,
+        request: Request<Full<Bytes>>,
+    ) -> Result<Response<ResponseBody>, Error> {
         // hyper's own messages ("client error (Connect)") say little alone: the causes
         // stay in the chain (`source()`), where `mcp_types::error_chain` shows them.
         let response = self.general()?.request(request).await.map_err(|e| {
@@ -262,6 +279,26 @@ impl HttpClient {
         Ok(response.map(ResponseBody::from))
     }
 
+    /// The proxy a plain-HTTP request to `uri` goes through, if any.
+    fn intercept(&self, uri: &Uri) -> Option<Intercept> {
+        let matcher = self.matcher.as_ref()?;
+        let Some(authority) = uri.authority() else {
+            return matcher.intercept(uri);
+        };
+        // The matcher's answer depends on the scheme (always http here) and the origin.
+        if lock(&self.direct)
+            .as_ref()
+            .is_some_and(|direct| direct.as_str() == authority.as_str())
+        {
+            return None;
+        }
+        let intercept = matcher.intercept(uri);
+        if intercept.is_none() {
+            *lock(&self.direct) = Some(authority.clone());
+        }
+        intercept
+    }
+
     /// Close the idle plain-HTTP connections and wait, up to `within`, until the task of
     /// every plain-HTTP connection this client (and its clones) opened has ended; one still
     /// running then is aborted. A transport calls this as it closes, after its own
@@ -269,5 +306,36 @@ impl HttpClient {
     /// (`https://`, proxied) are closed with the client when it is dropped.
     pub async fn shutdown(&self, within: Duration) {
         self.h1.shutdown(within).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_remembered_direct_origin_never_spares_another_origin_its_proxy() {
+        let client = HttpClient::new(&HttpClientOptions {
+            proxy: ProxyMode::Explicit {
+                http: Some("http://proxy.invalid:3128".into()),
+                https: None,
+                no_proxy: Some("direct.example".into()),
+            },
+            ..HttpClientOptions::default()
+        })
+        .unwrap();
+        let direct: Uri = "http://direct.example/mcp".parse().unwrap();
+        let proxied: Uri = "http://elsewhere.example/mcp".parse().unwrap();
+        let port: Uri = "http://direct.example:8080/mcp".parse().unwrap();
+        for _ in 0..2 {
+            assert!(client.intercept(&direct).is_none());
+            assert!(client.intercept(&proxied).is_some());
+            // Another port is another origin: asked again, and NO_PROXY names the host.
+            assert!(client.intercept(&port).is_none());
+        }
+        assert_eq!(
+            lock(&client.direct).as_ref().map(Authority::as_str),
+            Some("direct.example:8080")
+        );
     }
 }

@@ -92,15 +92,18 @@ impl Shared {
         if sender.is_closed() {
             return;
         }
-        let now = Instant::now();
         let mut idle = lock(&self.idle);
+        // Read under the lock, so the list stays ordered by `since` whatever the threads.
+        let now = Instant::now();
+        // Counting the origin's connections walks the list: only when it may be full.
         let kept = |idle: &[Idle]| {
             idle.iter()
                 .filter(|i| same_authority(&i.origin, &origin))
                 .count()
         };
-        if kept(&idle) >= MAX_IDLE_PER_ORIGIN {
+        if idle.len() >= MAX_IDLE_PER_ORIGIN && kept(&idle) >= MAX_IDLE_PER_ORIGIN {
             self.prune(&mut idle, now);
+            idle.retain(|i| !i.sender.is_closed());
             if kept(&idle) >= MAX_IDLE_PER_ORIGIN {
                 // Over the cap: `sender` is dropped, which closes its connection.
                 return;
@@ -113,16 +116,22 @@ impl Shared {
         });
     }
 
-    /// The most recently used idle connection to `origin`, after dropping every idle
-    /// connection that expired or that the server closed.
+    /// The most recently used idle connection to `origin` that is still open, after
+    /// dropping the idle connections that expired.
     fn checkout(&self, origin: &Authority) -> Option<Sender> {
         let now = Instant::now();
         let mut idle = lock(&self.idle);
         self.prune(&mut idle, now);
-        let at = idle
-            .iter()
-            .rposition(|i| same_authority(&i.origin, origin))?;
-        Some(idle.remove(at).sender)
+        loop {
+            let at = idle
+                .iter()
+                .rposition(|i| same_authority(&i.origin, origin))?;
+            let sender = idle.remove(at).sender;
+            // One the server closed is dropped here; others it closed expire in time.
+            if !sender.is_closed() {
+                return Some(sender);
+            }
+        }
     }
 
     fn host_for(&self, origin: &Authority, uri: &Uri) -> Result<HeaderValue, Error> {
@@ -137,10 +146,19 @@ impl Shared {
         Ok(value)
     }
 
+    /// Drop the idle connections that expired: the oldest ones, at the front of the list,
+    /// found by comparing times, not by walking the list: every request checks out a
+    /// connection, and looking at each of 64 idle ones (their clocks and their channels)
+    /// on each was a tenth of the client's instructions with 64 requests in flight
+    /// (docs/performance.md, issue 26).
     fn prune(&self, idle: &mut Vec<Idle>, now: Instant) {
-        idle.retain(|i| {
-            !i.sender.is_closed() && now.saturating_duration_since(i.since) < self.idle_timeout
-        });
+        let Some(cutoff) = now.checked_sub(self.idle_timeout) else {
+            return;
+        };
+        if idle.first().is_some_and(|i| i.since <= cutoff) {
+            let expired = idle.partition_point(|i| i.since <= cutoff);
+            idle.drain(..expired);
+        }
     }
 }
 
@@ -182,43 +200,50 @@ impl H1Pool {
     /// A reused connection the server closed before it took the request (its keep-alive
     /// timeout racing ours) gets the request back unsent; it is then sent once more on a
     /// fresh connection. A request that reached the wire is never resent.
-    pub(crate) async fn send(
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    pub(crate) fn send(
         &self,
         origin: Authority,
         mut request: Request<Full<Bytes>>,
-    ) -> Result<Response<ResponseBody>, Error> {
-        to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
-        // The rare paths (a new connection, the retry) are boxed where they are awaited, and
-        // nothing but the request lives across an await: every request allocates this
-        // future inside its exchange, and it was 2.1 KB (docs/performance.md, issue 26).
-        let (sender, response) = match self.checkout_ready(&origin).await {
-            Some(mut sender) => {
-                let unsent = match sender.try_send_request(request).await {
-                    Ok(response) => Ok((sender, response)),
-                    Err(mut e) => match e.take_message() {
-                        Some(request) => {
-                            tracing::debug!(
-                                error = %error_chain(e.error()),
-                                "idle connection closed before the request was sent; retrying on a new one"
-                            );
-                            Err(request)
-                        }
-                        None => return Err(send_failed(e.into_error())),
-                    },
-                };
-                match unsent {
-                    Ok(sent) => sent,
-                    Err(request) => Box::pin(self.send_on_new(&origin, request)).await?,
+    ) -> impl Future<Output = Result<Response<ResponseBody>, Error>> + Send + '_ {
+        // A block, not an `async fn`: the latter keeps its arguments twice (rustc #62958),
+        // and this future is part of every request's exchange. The rare paths (a new
+        // connection, the retry) are boxed where they are awaited, for the same reason
+        // (docs/performance.md, issue 26).
+        async move {
+            to_origin_form(&mut request, |uri| self.shared.host_for(&origin, uri))?;
+            let (sender, response) = match self.checkout_ready(&origin).await {
+                Some(mut sender) => {
+                    let unsent = match sender.try_send_request(request).await {
+                        Ok(response) => Ok((sender, response)),
+                        Err(mut e) => match e.take_message() {
+                            Some(request) => {
+                                tracing::debug!(
+                                    error = %error_chain(e.error()),
+                                    "idle connection closed before the request was sent; retrying on a new one"
+                                );
+                                Err(request)
+                            }
+                            None => return Err(send_failed(e.into_error())),
+                        },
+                    };
+                    match unsent {
+                        Ok(sent) => sent,
+                        Err(request) => Box::pin(self.send_on_new(&origin, request)).await?,
+                    }
                 }
-            }
-            None => Box::pin(self.send_on_new(&origin, request)).await?,
-        };
-        let lease = Lease {
-            pool: Arc::clone(&self.shared),
-            origin,
-            sender,
-        };
-        Ok(response.map(|body| ResponseBody::pooled(body, lease)))
+                None => Box::pin(self.send_on_new(&origin, request)).await?,
+            };
+            let lease = Lease {
+                pool: Arc::clone(&self.shared),
+                origin,
+                sender,
+            };
+            Ok(response.map(|body| ResponseBody::pooled(body, lease)))
+        }
     }
 
     /// Send `request` on a new connection to `origin`.

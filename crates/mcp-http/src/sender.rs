@@ -2,8 +2,8 @@
 //! HTTP and legacy SSE transports: the configured headers (only to the configured origin),
 //! the auth hook's single retry after a 401/403, and same-origin 307/308 redirects.
 
-use std::borrow::Cow;
 use std::fmt;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use crate::Error;
@@ -98,92 +98,157 @@ impl HttpSender {
     ///   A redirect to another origin is not followed, so headers and credentials never go
     ///   there: [`Error::Status`] naming both origins. Other redirects (301, 302, 303) are
     ///   returned like any other status.
-    pub async fn send<B, S>(
-        &self,
-        url: &Url,
-        uri: &Uri,
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    pub fn send<'a, B, S>(
+        &'a self,
+        configured_url: &'a Url,
+        configured_uri: &'a Uri,
         mut build: B,
         mut seen: S,
-    ) -> Result<Response<ResponseBody>, Error>
+    ) -> impl Future<Output = Result<Response<ResponseBody>, Error>> + 'a
     where
-        B: FnMut(&Uri) -> Result<Request<Full<Bytes>>, Error>,
-        S: FnMut(&Response<ResponseBody>),
+        // The future is `Send` when `build` and `seen` are (auto traits pass through).
+        B: FnMut(&Uri) -> Result<Request<Full<Bytes>>, Error> + 'a,
+        S: FnMut(&Response<ResponseBody>) + 'a,
     {
-        let mut url = Cow::Borrowed(url);
-        let mut uri = Cow::Borrowed(uri);
-        let mut retries = 0;
-        let mut redirects = 0;
-        loop {
-            let mut request = build(&uri)?;
-            if let Some(hook) = &self.auth
-                && let Some(current) = hook
-                    .headers_for(AuthRequest::new(request.method(), &url))
-                    .await?
-            {
-                let current = CustomHeaders::new(&current)?;
-                lock(&self.headers).merge(&current);
-            }
-            self.apply_headers(&url, request.headers_mut());
-            // What the request carried, so the hook can tell a stale token from a fresh one
-            // (copied only when there is a hook to tell).
-            let sent = |name| {
-                self.auth
-                    .as_ref()
-                    .and_then(|_| request.headers().get(name))
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned)
-            };
-            let sent_authorization = sent(http::header::AUTHORIZATION.as_str());
-            let sent_dpop = sent("dpop");
-            let response = self.client.send(request).await?;
-            seen(&response);
-            let status = response.status();
-            if matches!(
-                status,
-                StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
-            ) && let Some(target) = redirect_target(&response, &url)?
-            {
-                check_redirect(status, &url, &target, redirects)?;
-                // Read the (short) body so the connection can carry the next request.
-                drain_body(response.into_body(), REDIRECT_BODY_LIMIT).await;
-                tracing::debug!(
-                    status = status.as_u16(),
-                    to = %crate::shown(&target),
-                    "following a same-origin redirect"
-                );
-                uri = Cow::Owned(parse_uri(&target)?);
-                url = Cow::Owned(target);
-                redirects += 1;
-                continue;
-            }
-            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-                && let Some(hook) = &self.auth
-                && retries < hook.max_retries()
-            {
-                let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
-                let nonce = header_str(&response, "dpop-nonce").map(str::to_owned);
-                let failure = AuthFailure::new(
-                    status.as_u16(),
-                    challenge.as_deref(),
-                    sent_authorization.as_deref(),
-                )
-                .with_dpop_nonce(nonce.as_deref())
-                .with_dpop_proof(sent_dpop.as_deref());
-                let fresh = hook.on_auth_failure(failure).await?;
-                if let Some(fresh) = fresh {
-                    let fresh = CustomHeaders::new(&fresh)?;
-                    lock(&self.headers).merge(&fresh);
-                    retries += 1;
+        // This future is part of every request's exchange, which allocates and copies it,
+        // so it is kept small (2.5 KB before, 1.0 KB now; docs/performance.md, issue 26):
+        // a block rather than an `async fn` (which
+        // keeps its arguments twice), a redirect's target boxed, nothing large living
+        // across more than one await, and the rare steps (the hook's headers, a redirect's
+        // body, a refusal for the hook) boxed futures that own what they need.
+        async move {
+            let mut redirected: Option<Box<(Url, Uri)>> = None;
+            let mut retries = 0;
+            let mut redirects = 0;
+            loop {
+                let (url, uri) = match &redirected {
+                    Some(target) => (&target.0, &target.1),
+                    None => (configured_url, configured_uri),
+                };
+                // The request lives in this block only, not beside the future sending it.
+                let (sending, sent) = {
+                    let mut request = build(uri)?;
+                    if self.auth.is_some() {
+                        request = Box::pin(self.with_hook_headers(request, url)).await?;
+                    }
+                    self.apply_headers(url, request.headers_mut());
+                    // What the request carried, so the hook can tell a stale token from a fresh
+                    // one (copied only when there is a hook to tell).
+                    let sent = Sent::of(self.auth.is_some(), &request);
+                    (self.client.send(request), sent)
+                };
+                let response = sending.await?;
+                seen(&response);
+                let status = response.status();
+                if matches!(
+                    status,
+                    StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
+                ) && let Some(target) = redirect_target(&response, url)?
+                {
+                    check_redirect(status, url, &target, redirects)?;
+                    // Read the (short) body so the connection can carry the next request.
+                    Box::pin(drain_body(response.into_body(), REDIRECT_BODY_LIMIT)).await;
                     tracing::debug!(
                         status = status.as_u16(),
-                        "retrying once with refreshed credentials"
+                        to = %crate::shown(&target),
+                        "following a same-origin redirect"
                     );
+                    let target_uri = parse_uri(&target)?;
+                    redirected = Some(Box::new((target, target_uri)));
+                    redirects += 1;
                     continue;
                 }
+                if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+                    && let Some(hook) = &self.auth
+                    && retries < hook.max_retries()
+                {
+                    match Box::pin(ask_hook(&**hook, response, sent)).await? {
+                        Ok(fresh) => {
+                            let fresh = CustomHeaders::new(&fresh)?;
+                            lock(&self.headers).merge(&fresh);
+                            retries += 1;
+                            tracing::debug!(
+                                status = status.as_u16(),
+                                "retrying once with refreshed credentials"
+                            );
+                            continue;
+                        }
+                        Err(response) => return Ok(response),
+                    }
+                }
+                return Ok(response);
             }
-            return Ok(response);
         }
     }
+
+    /// `request` with the headers the auth hook has for it now ([`AuthHook::headers_for`]:
+    /// its method and URL), which replace the configured ones of the same names.
+    async fn with_hook_headers(
+        &self,
+        request: Request<Full<Bytes>>,
+        url: &Url,
+    ) -> Result<Request<Full<Bytes>>, Error> {
+        if let Some(hook) = &self.auth
+            && let Some(current) = hook
+                .headers_for(AuthRequest::new(request.method(), url))
+                .await?
+        {
+            let current = CustomHeaders::new(&current)?;
+            lock(&self.headers).merge(&current);
+        }
+        Ok(request)
+    }
+}
+
+/// The credentials a request carried, for the hook to compare with its own after a refusal.
+struct Sent {
+    authorization: Option<String>,
+    dpop: Option<String>,
+}
+
+impl Sent {
+    /// What `request` carried; nothing when there is no hook to tell (boxed: it lives in
+    /// every request's future, and a request without a hook needs none).
+    fn of(hooked: bool, request: &Request<Full<Bytes>>) -> Option<Box<Self>> {
+        if !hooked {
+            return None;
+        }
+        let header = |name| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        Some(Box::new(Self {
+            authorization: header(http::header::AUTHORIZATION.as_str()),
+            dpop: header("dpop"),
+        }))
+    }
+}
+
+/// Tell `hook` of the refusal `response` of a request that carried `sent`: its fresh
+/// headers to retry with, or the response back when it has none.
+async fn ask_hook(
+    hook: &dyn AuthHook,
+    response: Response<ResponseBody>,
+    sent: Option<Box<Sent>>,
+) -> Result<Result<Vec<(String, String)>, Response<ResponseBody>>, Error> {
+    let (authorization, dpop) = sent.map_or((None, None), |sent| (sent.authorization, sent.dpop));
+    let challenge = header_str(&response, "www-authenticate").map(str::to_owned);
+    let nonce = header_str(&response, "dpop-nonce").map(str::to_owned);
+    let failure = AuthFailure::new(
+        response.status().as_u16(),
+        challenge.as_deref(),
+        authorization.as_deref(),
+    )
+    .with_dpop_nonce(nonce.as_deref())
+    .with_dpop_proof(dpop.as_deref());
+    Ok(hook.on_auth_failure(failure).await?.ok_or(response))
 }
 
 /// Where a 307/308 points, resolved against the URL that answered it; `None` without a

@@ -23,7 +23,27 @@ use tokio::sync::mpsc;
 use crate::Inbound;
 use crate::state::IdMap;
 
-type Work = Pin<Box<dyn Future<Output = Ended> + Send>>;
+type Work = Pin<Box<dyn Future<Output = Option<Inbound>> + Send>>;
+
+/// A piece of work, and the request it serves. The request is kept here, beside the boxed
+/// future, not in a future wrapping it: a request's exchange is large, and every wrapper
+/// copied it once more on its way into the box (docs/performance.md, issue 26).
+struct Tagged {
+    request: Option<RequestId>,
+    work: Work,
+}
+
+impl Future for Tagged {
+    type Output = Ended;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ended> {
+        let this = &mut *self;
+        this.work.as_mut().poll(cx).map(|last| Ended {
+            request: this.request.take(),
+            last,
+        })
+    }
+}
 
 /// What a piece of work ended with: the request it served, and the last frame it read.
 struct Ended {
@@ -52,7 +72,7 @@ impl InboundQueue {
 
 /// The futures one transport runs, and which of them serve which request.
 pub struct Exchanges {
-    running: FuturesUnordered<Abortable<Work>>,
+    running: FuturesUnordered<Abortable<Tagged>>,
     /// The futures serving a request, so its cancellation stops them.
     by_request: IdMap<AbortHandle>,
     inbound: mpsc::Receiver<Inbound>,
@@ -93,13 +113,11 @@ impl Exchanges {
     /// Run `work` until it ends, the transport drops it, or `stop` does. Returns its abort
     /// handle.
     pub fn run(&mut self, work: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
-        self.start(Box::pin(async move {
+        let work = Box::pin(async move {
             work.await;
-            Ended {
-                request: None,
-                last: None,
-            }
-        }))
+            None
+        });
+        self.start(None, work)
     }
 
     /// Run `work` for request `id`: its cancellation ([`abort`](Self::abort)) stops it.
@@ -110,19 +128,14 @@ impl Exchanges {
         id: RequestId,
         work: impl Future<Output = Option<Inbound>> + Send + 'static,
     ) {
-        let done = id.clone();
-        let handle = self.start(Box::pin(async move {
-            Ended {
-                last: work.await,
-                request: Some(done),
-            }
-        }));
+        let handle = self.start(Some(id.clone()), Box::pin(work));
         self.by_request.insert(id, handle);
     }
 
-    fn start(&mut self, work: Work) -> AbortHandle {
+    fn start(&mut self, request: Option<RequestId>, work: Work) -> AbortHandle {
         let (handle, registration) = AbortHandle::new_pair();
-        self.running.push(Abortable::new(work, registration));
+        let tagged = Tagged { request, work };
+        self.running.push(Abortable::new(tagged, registration));
         handle
     }
 

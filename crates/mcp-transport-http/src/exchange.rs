@@ -85,7 +85,7 @@ impl Inner {
                     return Ok(Some(Inbound::Frame(Received::Parsed(frame))));
                 }
                 // Something else (a notification, a batch): the session still hears it.
-                self.dispatch(frame, None, &mut StreamEnd::default()).await;
+                Box::pin(self.dispatch(frame, None, &mut StreamEnd::default())).await;
                 Err(Error::NoResponse { id: id.clone() })
             }
         }

@@ -1,6 +1,7 @@
 //! The state one transport's tasks share, and sending one HTTP request with the session,
 //! protocol and auth rules applied.
 
+use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -153,54 +154,78 @@ impl Inner {
     /// [`HttpError::SessionExpired`] (and the session is forgotten); any other status is
     /// [`HttpError::Status`]. A stateless request (revision 2026-07-28) carries no session
     /// id and keeps none, and a JSON-RPC error in its refusal's body is that error.
-    pub(crate) async fn send(&self, outgoing: &Outgoing) -> Result<Response<ResponseBody>, Error> {
-        let mut sent_session = None;
-        let stateless = outgoing.stateless;
-        let build = |uri: &http::Uri| {
-            let mut request = outgoing
-                .to_request(uri)
-                .map_err(|e| HttpError::Config(format!("cannot build the HTTP request: {e}")))?;
-            let headers = request.headers_mut();
-            if !stateless {
-                sent_session = lock(&self.session).clone();
-            }
-            if let Some(id) = &sent_session {
-                headers.insert(SESSION_HEADER, id.clone());
-            }
-            if let Some(version) = &outgoing.protocol {
-                headers.insert(PROTOCOL_HEADER, version.clone());
-            }
-            Ok(request)
-        };
-        let seen = |response: &Response<ResponseBody>| {
-            if stateless {
-                return;
-            }
-            if let Some(id) = response
-                .headers()
-                .get(SESSION_HEADER)
-                .filter(|v| is_valid_session_id(v))
-            {
-                let mut session = lock(&self.session);
-                if session.as_ref() != Some(id) {
-                    tracing::debug!("Streamable HTTP session established");
-                    *session = Some(id.clone());
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    pub(crate) fn send<'a>(
+        &'a self,
+        outgoing: &'a Outgoing,
+    ) -> impl Future<Output = Result<Response<ResponseBody>, Error>> + Send + 'a {
+        // A block rather than an `async fn`, which keeps its arguments twice: every request's
+        // exchange allocates this future and copies it, so each byte costs per request
+        // (2.8 KB before, 1.0 KB now; docs/performance.md, issue 26).
+        async move {
+            let mut sent_session = None;
+            let stateless = outgoing.stateless;
+            let build = |uri: &http::Uri| {
+                let mut request = outgoing.to_request(uri).map_err(|e| {
+                    HttpError::Config(format!("cannot build the HTTP request: {e}"))
+                })?;
+                let headers = request.headers_mut();
+                if !stateless {
+                    sent_session = lock(&self.session).clone();
                 }
+                if let Some(id) = &sent_session {
+                    headers.insert(SESSION_HEADER, id.clone());
+                }
+                if let Some(version) = &outgoing.protocol {
+                    headers.insert(PROTOCOL_HEADER, version.clone());
+                }
+                Ok(request)
+            };
+            let seen = |response: &Response<ResponseBody>| {
+                if stateless {
+                    return;
+                }
+                if let Some(id) = response
+                    .headers()
+                    .get(SESSION_HEADER)
+                    .filter(|v| is_valid_session_id(v))
+                {
+                    let mut session = lock(&self.session);
+                    if session.as_ref() != Some(id) {
+                        tracing::debug!("Streamable HTTP session established");
+                        *session = Some(id.clone());
+                    }
+                }
+            };
+            let response = self
+                .sender
+                .send(&self.config.url, &self.uri, build, seen)
+                .await?;
+            if response.status().is_success() {
+                return Ok(response);
             }
-        };
-        let response = self
-            .sender
-            .send(&self.config.url, &self.uri, build, seen)
-            .await?;
-        let status = response.status();
-        if status.is_success() {
-            return Ok(response);
+            // Boxed where awaited: reading a refusal would otherwise size the future of every
+            // request, which its exchange allocates (docs/performance.md, issue 26).
+            Err(Box::pin(self.refused(response, sent_session, stateless)).await)
         }
+    }
+
+    /// The error a non-2xx `response` to a request that carried `sent_session` is.
+    async fn refused(
+        &self,
+        response: Response<ResponseBody>,
+        sent_session: Option<HeaderValue>,
+        stateless: bool,
+    ) -> Error {
+        let status = response.status();
         if stateless && !matches!(status.as_u16(), 401 | 403) {
-            return Err(rpc_error_in_body(http_error(response).await));
+            return rpc_error_in_body(http_error(response).await);
         }
         let Some(session_id) = sent_session else {
-            return Err(http_error(response).await.into());
+            return http_error(response).await.into();
         };
         let expired = || {
             self.forget_session(&session_id);
@@ -208,7 +233,7 @@ impl Inner {
                 session_id: header_string(&session_id),
             }
         };
-        Err(match status {
+        match status {
             StatusCode::NOT_FOUND => expired(),
             // Widely used server SDKs answer 400 with a "Session not found" JSON-RPC error
             // once they forgot a session (after a restart): the same thing.
@@ -218,7 +243,7 @@ impl Inner {
             },
             _ => http_error(response).await,
         }
-        .into())
+        .into()
     }
 
     /// The bound for short housekeeping requests (DELETE, `notifications/cancelled`).
