@@ -119,6 +119,25 @@ async fn tool_filters_apply_and_deny_wins() {
 
     let names = tool_names(&manager);
     assert_eq!(names, ["mcp__srv__add", "mcp__srv__echo"]);
+    // One tool looked up alone agrees with the list, and the filter hides the same ones.
+    let listed = manager.tools();
+    let echo = manager.tool("mcp__srv__echo").unwrap();
+    let in_list = listed.iter().find(|t| t.name == "mcp__srv__echo").unwrap();
+    assert_eq!(
+        (&echo.name, &echo.server, &echo.tool),
+        (&in_list.name, &in_list.server, &in_list.tool)
+    );
+    assert_eq!(manager.server_tool("srv", "echo"), Some(echo.tool));
+    assert_eq!(
+        manager.find_tool("mcp__srv__add"),
+        Some(("srv".to_owned(), "add".to_owned()))
+    );
+    for hidden in ["mcp__srv__crash", "mcp__srv__elicit", "mcp__nope__echo"] {
+        assert!(manager.tool(hidden).is_none(), "{hidden}");
+        assert!(manager.find_tool(hidden).is_none(), "{hidden}");
+    }
+    assert!(manager.server_tool("srv", "crash").is_none());
+    assert!(manager.server_tool("other", "echo").is_none());
     let err = bounded(manager.call_tool("mcp__srv__crash", None))
         .await
         .unwrap_err();

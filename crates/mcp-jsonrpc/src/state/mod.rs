@@ -40,6 +40,7 @@ mod event;
 mod id_map;
 mod incoming;
 mod outgoing;
+mod progress_token;
 mod received;
 mod rules;
 mod sends;
@@ -60,7 +61,6 @@ use mcp_types::{
     ProgressNotificationParams, RawResult, RawValue, Request, RequestId, encode_error_response,
     encode_notification, encode_request, encode_response,
 };
-use serde_json::{Map, Value};
 
 pub use event::Event;
 pub use received::{ParsedFrame, Received};
@@ -72,6 +72,7 @@ use self::deadline::{Alarm, Deadline, Resets};
 pub(crate) use self::id_map::IdMap;
 use self::incoming::Incoming;
 use self::outgoing::{Entry, Outgoing};
+use self::progress_token::with_progress_token;
 use self::sends::{Send, SendKind, Sends};
 use crate::{Error, IdAllocator, RequestOptions, effective_timeout};
 
@@ -712,29 +713,4 @@ fn closed_error(closed: &Closed) -> Error {
             detail: detail.clone(),
         },
     }
-}
-
-/// Add `_meta.progressToken = id` to `params` (an object, or absent).
-fn with_progress_token(params: Option<&RawValue>, id: &RequestId) -> Result<Box<RawValue>, Error> {
-    let mut object: Map<String, Value> = match params {
-        Some(raw) => serde_json::from_str(raw.get()).map_err(|_| {
-            Error::InvalidArgument(
-                "request params must be a JSON object to carry a progress token".into(),
-            )
-        })?,
-        None => Map::new(),
-    };
-    let meta = object
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(meta) = meta else {
-        return Err(Error::InvalidArgument(
-            "request params have a `_meta` that is not an object".into(),
-        ));
-    };
-    meta.insert(
-        "progressToken".into(),
-        serde_json::to_value(id).unwrap_or(Value::Null),
-    );
-    mcp_types::to_raw(&object).map_err(|e| Error::InvalidArgument(e.to_string()))
 }

@@ -32,6 +32,39 @@ impl McpManager {
         tools
     }
 
+    /// The tool a namespaced name stands for, as [`tools`](Self::tools) lists it, copied
+    /// alone: for a look at one tool on every call (the proxy checks a call's headers
+    /// against its tool's schema), where copying every tool and its schemas cost more
+    /// than the rest of the check.
+    pub fn tool(&self, name: &str) -> Option<ManagedTool> {
+        let offers = self.tool_offers();
+        let (server, own) = assign_names(offered_pairs(&offers))
+            .into_iter()
+            .find_map(|(pair, assigned)| (assigned == name).then_some(pair))?;
+        let tool = offers
+            .iter()
+            .find(|offer| offer.server == server)?
+            .offered()
+            .find(|tool| tool.name == own)?
+            .clone();
+        Some(ManagedTool {
+            name: name.to_owned(),
+            server,
+            tool,
+        })
+    }
+
+    /// Tool `tool` of `server`, by its own name, when the server offers it (connected or
+    /// reconnecting, and allowed by the tool filter); copied alone.
+    pub fn server_tool(&self, server: &str, tool: &str) -> Option<Tool> {
+        self.tool_offers()
+            .iter()
+            .find(|offer| offer.server == server)?
+            .offered()
+            .find(|offered| offered.name == tool)
+            .cloned()
+    }
+
     /// What each connected (or reconnecting) server offers, before naming. Shares the
     /// servers' tool lists instead of copying them.
     fn tool_offers(&self) -> Vec<ToolOffer> {
@@ -202,9 +235,9 @@ impl McpManager {
         }
     }
 
-    /// The (server, tool) a namespaced name stands for. Runs on every call, so it names
-    /// the offered (server, tool) pairs without copying any tool or its schemas.
-    fn find_tool(&self, name: &str) -> Option<(String, String)> {
+    /// The (server, tool's own name) a namespaced name stands for. Runs on every call, so
+    /// it names the offered (server, tool) pairs without copying any tool or its schemas.
+    pub fn find_tool(&self, name: &str) -> Option<(String, String)> {
         let offers = self.tool_offers();
         assign_names(offered_pairs(&offers))
             .into_iter()

@@ -174,7 +174,8 @@ impl Face {
         let Some(upstreams) = self.core.started() else {
             return Ok(());
         };
-        let Some(tool) = upstreams.tools().into_iter().find(|t| t.name == tool) else {
+        // The one tool, not a copy of every tool and its schemas (this runs on every call).
+        let Some(tool) = upstreams.tool(tool) else {
             return Ok(());
         };
         let arguments = arguments.unwrap_or(&Value::Null);

@@ -23,6 +23,18 @@ impl Upstreams {
             .collect()
     }
 
+    /// The tool the host calls `name`, copied alone (a check made on every call).
+    pub(crate) fn tool(&self, name: &str) -> Option<Tool> {
+        match &self.mode {
+            Mode::Transparent(server) => self.manager.server_tool(server, name),
+            Mode::Gateway => self.manager.tool(name).map(|managed| {
+                let mut tool = managed.tool;
+                tool.name = managed.name;
+                tool
+            }),
+        }
+    }
+
     /// Every prompt, as the host gets it.
     pub(crate) fn prompts(&self) -> Vec<Prompt> {
         let prompts = self.manager.prompts();

@@ -24,12 +24,10 @@ impl Upstreams {
     pub(crate) fn tool_target(&self, name: &str) -> Result<(String, String), ErrorObject> {
         match &self.mode {
             Mode::Transparent(server) => Ok((server.clone(), name.to_owned())),
+            // Without copying the tool list: this runs on every call.
             Mode::Gateway => self
                 .manager
-                .tools()
-                .into_iter()
-                .find(|tool| tool.name == name)
-                .map(|tool| (tool.server, tool.tool.name))
+                .find_tool(name)
                 .ok_or_else(|| unknown("tool", name)),
         }
     }
