@@ -215,24 +215,37 @@ impl McpManager {
         let (client, generation) = self.ready_client(slot).await?;
         let tool_timeout = slot.tool_timeout(&self.inner.options.client);
         let options = self.inner.options.extend_on_progress(options, tool_timeout);
+        // The rare paths (a task, the reconnect and retry) are boxed where they are
+        // awaited: inline they made this future 8.7 KB, copied whole into every caller's
+        // (the proxy boxes one per forwarded call; docs/performance.md, issue 26).
         if client.runs_as_task(&params.name) {
             // A task outlives a connection: see `task_calls.rs` for the reconnect rules.
-            return self
-                .call_tool_as_task(slot, (client, generation), params, options)
+            return Box::pin(self.call_tool_as_task(slot, (client, generation), params, options))
                 .await;
         }
         match client.call_tool_with(params.clone(), options.clone()).await {
             Err(e) if e.is_retryable_connection() => {
                 tracing::info!(target: "mcp::manager", server = %slot.name, error = %mcp_types::error_chain(&e), "tool call lost its connection; reconnecting to retry once");
                 drop(client);
-                let client = self.inner.reconnect_after(slot, generation).await?;
-                client
-                    .call_tool_with(params, options)
-                    .await
-                    .map_err(|e| ManagerError::client(&slot.name, e))
+                Box::pin(self.retry_after_reconnect(slot, generation, params, options)).await
             }
             other => other.map_err(|e| ManagerError::client(&slot.name, e)),
         }
+    }
+
+    /// Reconnect `slot` (its connection of `generation` was lost) and make the call again.
+    async fn retry_after_reconnect(
+        &self,
+        slot: &Arc<Slot>,
+        generation: u64,
+        params: CallToolRequestParams,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ManagerError> {
+        let client = self.inner.reconnect_after(slot, generation).await?;
+        client
+            .call_tool_with(params, options)
+            .await
+            .map_err(|e| ManagerError::client(&slot.name, e))
     }
 
     /// The (server, tool's own name) a namespaced name stands for. Runs on every call, so

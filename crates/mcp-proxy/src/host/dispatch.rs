@@ -35,9 +35,11 @@ impl Host {
             None => None,
         };
         let is_modern = meta.is_some();
+        // The handshakes are boxed where awaited: inline they would size the future of
+        // every request (docs/performance.md, issue 26).
         let answer = match method.as_str() {
-            methods::INITIALIZE if !is_modern => self.initialize(params.as_deref()).await,
-            methods::SERVER_DISCOVER => self.discover(meta).await,
+            methods::INITIALIZE if !is_modern => Box::pin(self.initialize(params.as_deref())).await,
+            methods::SERVER_DISCOVER => Box::pin(self.discover(meta)).await,
             _ => {
                 let call = Call::new(id, method.clone(), params.as_deref(), meta)?;
                 self.request(call).await
@@ -83,36 +85,38 @@ impl Host {
             methods::RESOURCES_LIST => {
                 reply::encode(&ListResourcesResult::new(upstreams.resources()))
             }
+            // Each method's future is boxed where awaited but `tools/call`'s: the future of
+            // every request is as large as its largest branch (7.9 KB with them inline).
             methods::RESOURCES_TEMPLATES_LIST => reply::encode(&ListResourceTemplatesResult::new(
-                upstreams.resource_templates().await?,
+                Box::pin(upstreams.resource_templates()).await?,
             )),
             methods::TOOLS_CALL => self.call_tool(&upstreams, &call).await,
             methods::PROMPTS_GET => {
                 let name = call.text("name").unwrap_or_default().to_owned();
                 let (server, original) = upstreams.prompt_target(&name)?;
-                self.pass(&upstreams, &server, call, |p| {
+                Box::pin(self.pass(&upstreams, &server, call, |p| {
                     p.insert("name".into(), Value::String(original))
-                })
+                }))
                 .await
             }
             methods::RESOURCES_READ => {
                 let uri = call.text("uri").unwrap_or_default().to_owned();
-                let server = upstreams.resource_target(&uri).await?;
-                self.pass(&upstreams, &server, call, |_| None).await
+                let server = Box::pin(upstreams.resource_target(&uri)).await?;
+                Box::pin(self.pass(&upstreams, &server, call, |_| None)).await
             }
-            methods::COMPLETION_COMPLETE => self.complete(&upstreams, call).await,
+            methods::COMPLETION_COMPLETE => Box::pin(self.complete(&upstreams, call)).await,
             methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE => {
-                self.subscription(&upstreams, &call).await
+                Box::pin(self.subscription(&upstreams, &call)).await
             }
-            methods::LOGGING_SET_LEVEL => self.set_level(&upstreams, &call).await,
+            methods::LOGGING_SET_LEVEL => Box::pin(self.set_level(&upstreams, &call)).await,
             methods::SUBSCRIPTIONS_LISTEN if call.modern.is_some() => {
-                self.listen(&upstreams, &call).await
+                Box::pin(self.listen(&upstreams, &call)).await
             }
             _ => match upstreams.only() {
                 // One server: whatever else it understands, it answers.
                 Some(server) => {
                     let server = server.to_owned();
-                    self.pass(&upstreams, &server, call, |_| None).await
+                    Box::pin(self.pass(&upstreams, &server, call, |_| None)).await
                 }
                 None => Err(reply::method_not_found(&call.method)),
             },
