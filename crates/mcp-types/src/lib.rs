@@ -52,6 +52,7 @@ pub use response_head::peek_id;
 mod roots;
 pub mod sampling;
 pub mod skills;
+pub mod splice;
 pub mod subscriptions;
 pub mod sync;
 mod tagged;

@@ -9,6 +9,7 @@
 //! path.
 
 use mcp_types::RequestId;
+use mcp_types::splice::members_in_front;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -35,34 +36,32 @@ fn splice(params: Option<&RawValue>, id: &RequestId) -> Option<Box<RawValue>> {
         return None;
     }
     let token = serde_json::to_string(id).ok()?;
-    let mut out = String::with_capacity(text.len() + token.len() + 32);
-    if text == "null" {
-        out.push_str("{\"_meta\":{\"progressToken\":");
+    let ours = |out: &mut String| {
+        out.push_str("\"progressToken\":");
         out.push_str(&token);
-        out.push_str("}}");
-    } else if let Some(inside) = text.strip_prefix("{\"_meta\":{") {
+    };
+    let mut out = String::with_capacity(text.len() + token.len() + 32);
+    if let Some(inside) = text.strip_prefix("{\"_meta\":{") {
         // Our key first inside the existing `_meta`; no other `_meta` may follow it.
         if inside.contains("\"_meta\"") {
             return None;
         }
-        out.push_str("{\"_meta\":{\"progressToken\":");
-        out.push_str(&token);
-        if !inside.trim_start().starts_with('}') {
-            out.push(',');
-        }
-        out.push_str(inside);
+        out.push_str("{\"_meta\":");
+        members_in_front(&mut out, inside, ours);
     } else {
-        let rest = text.strip_prefix('{')?;
-        if text.contains("_meta") {
+        // No params are an empty object.
+        let rest = if text == "null" {
+            "}"
+        } else if text.contains("_meta") {
             return None;
-        }
-        out.push_str("{\"_meta\":{\"progressToken\":");
-        out.push_str(&token);
-        out.push('}');
-        if !rest.trim_start().starts_with('}') {
-            out.push(',');
-        }
-        out.push_str(rest);
+        } else {
+            text.strip_prefix('{')?
+        };
+        members_in_front(&mut out, rest, |out| {
+            out.push_str("\"_meta\":{");
+            ours(out);
+            out.push('}');
+        });
     }
     // `from_string` checks the text once more (a scan, no allocation); valid params stay
     // valid through the splice, so this does not fail in practice.

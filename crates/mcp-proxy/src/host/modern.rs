@@ -4,6 +4,7 @@
 //! off the host's requests, keeps those keys away from the servers (each speaks its own
 //! revision to the proxy), and writes the latter on the host's results.
 
+use mcp_types::splice::members_in_front;
 use mcp_types::{
     ClientCapabilities, ErrorObject, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION,
     MODERN_PROTOCOL_VERSIONS, RawValue, SUPPORTED_PROTOCOL_VERSIONS, error_codes, methods,
@@ -147,12 +148,10 @@ fn splice(result: &RawValue, server_info: &Value) -> Option<Box<RawValue>> {
     }
     let meta = json!({mcp_types::META_SERVER_INFO: server_info});
     let mut out = String::with_capacity(text.len() + 64);
-    out.push_str(r#"{"resultType":"complete","_meta":"#);
-    out.push_str(&meta.to_string());
-    if !rest.trim_start().starts_with('}') {
-        out.push(',');
-    }
-    out.push_str(rest);
+    members_in_front(&mut out, rest, |out| {
+        out.push_str(r#""resultType":"complete","_meta":"#);
+        out.push_str(&meta.to_string());
+    });
     RawValue::from_string(out).ok()
 }
 

@@ -10,6 +10,7 @@ mod scripted_tests;
 mod tool_headers;
 
 use crate::{Error, SessionError};
+use mcp_types::splice::members_in_front;
 use mcp_types::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, RawValue};
 use serde_json::{Map, Value};
 
@@ -162,15 +163,12 @@ impl ModernMeta {
             }
             rest
         };
-        let has_members = !rest.trim_start().starts_with('}');
         let mut out = String::with_capacity(text.len() + self.members.len() + 12);
-        out.push_str("{\"_meta\":{");
-        out.push_str(&self.members);
-        out.push('}');
-        if has_members {
-            out.push(',');
-        }
-        out.push_str(rest);
+        members_in_front(&mut out, rest, |out| {
+            out.push_str("\"_meta\":{");
+            out.push_str(&self.members);
+            out.push('}');
+        });
         // `from_string` checks the text once more (a scan, no allocation); the params were
         // valid JSON and the splice keeps them so, so this does not fail in practice.
         RawValue::from_string(out).ok()
