@@ -38,15 +38,8 @@ impl McpManager {
     /// than the rest of the check.
     pub fn tool(&self, name: &str) -> Option<ManagedTool> {
         let offers = self.tool_offers();
-        let (server, own) = assign_names(offered_pairs(&offers))
-            .into_iter()
-            .find_map(|(pair, assigned)| (assigned == name).then_some(pair))?;
-        let tool = offers
-            .iter()
-            .find(|offer| offer.server == server)?
-            .offered()
-            .find(|tool| tool.name == own)?
-            .clone();
+        let (server, own) = named(&offers, name)?;
+        let tool = offered(&offers, &server, &own)?.clone();
         Some(ManagedTool {
             name: name.to_owned(),
             server,
@@ -57,12 +50,7 @@ impl McpManager {
     /// Tool `tool` of `server`, by its own name, when the server offers it (connected or
     /// reconnecting, and allowed by the tool filter); copied alone.
     pub fn server_tool(&self, server: &str, tool: &str) -> Option<Tool> {
-        self.tool_offers()
-            .iter()
-            .find(|offer| offer.server == server)?
-            .offered()
-            .find(|offered| offered.name == tool)
-            .cloned()
+        offered(&self.tool_offers(), server, tool).cloned()
     }
 
     /// What each connected (or reconnecting) server offers, before naming. Shares the
@@ -251,10 +239,7 @@ impl McpManager {
     /// The (server, tool's own name) a namespaced name stands for. Runs on every call, so
     /// it names the offered (server, tool) pairs without copying any tool or its schemas.
     pub fn find_tool(&self, name: &str) -> Option<(String, String)> {
-        let offers = self.tool_offers();
-        assign_names(offered_pairs(&offers))
-            .into_iter()
-            .find_map(|(pair, assigned)| (assigned == name).then_some(pair))
+        named(&self.tool_offers(), name)
     }
 
     /// `resources/subscribe` on `server` (at 2026-07-28: the server's listen stream is
@@ -352,6 +337,22 @@ impl ToolOffer {
     fn offered(&self) -> impl Iterator<Item = &Tool> {
         self.offered.iter().map(|&i| &self.tools[i])
     }
+}
+
+/// The (server, tool's own name) that `name` stands for among `offers`.
+fn named(offers: &[ToolOffer], name: &str) -> Option<(String, String)> {
+    assign_names(offered_pairs(offers))
+        .into_iter()
+        .find_map(|(pair, assigned)| (assigned == name).then_some(pair))
+}
+
+/// Tool `tool` of `server` among `offers`, when offered.
+fn offered<'a>(offers: &'a [ToolOffer], server: &str, tool: &str) -> Option<&'a Tool> {
+    offers
+        .iter()
+        .find(|offer| offer.server == server)?
+        .offered()
+        .find(|offered| offered.name == tool)
 }
 
 /// The (server, tool name) pairs of `offers`, the input of the naming rules.
