@@ -89,7 +89,7 @@ impl Inner {
     /// The revision the GET stream and the DELETE carry from now on (a value that cannot be
     /// a header is not sent).
     pub(crate) fn set_protocol(&self, version: Option<&str>) {
-        *lock(&self.protocol) = version.and_then(|v| HeaderValue::from_str(v).ok());
+        *lock(&self.protocol) = version.and_then(crate::wire::protocol_value);
     }
 
     /// A GET for the server's event stream (resuming after `last_event_id`), with the

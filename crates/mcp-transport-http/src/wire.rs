@@ -1,7 +1,7 @@
 //! Building requests and reading what kind of reply came back.
 
 use bytes::Bytes;
-use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use http_body_util::Full;
 use mcp_http::Error;
@@ -27,6 +27,10 @@ pub(crate) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 const JSON: HeaderValue = HeaderValue::from_static("application/json");
+
+/// The headers of every request besides its own: `Accept`, `Content-Type`, the session
+/// and the revision (added by the caller), `Host` and `Content-Length` (added on the way).
+const COMMON_HEADERS: usize = 6;
 
 /// What one outgoing HTTP request is.
 #[derive(Debug, Clone)]
@@ -69,7 +73,7 @@ impl Outgoing {
         } = hints;
         let mut post = Self::post(body);
         post.stateless = stateless;
-        post.protocol = protocol_version.and_then(|v| HeaderValue::from_str(&v).ok());
+        post.protocol = protocol_version.and_then(|v| protocol_value(&v));
         for header in headers {
             let (name, value) = match header {
                 McpHeader::Method(value) => (METHOD_HEADER, value),
@@ -125,6 +129,9 @@ impl Outgoing {
         // Built directly rather than through `Request::builder()`, which checks and converts
         // every part again on each request.
         let mut request = Request::new(Full::new(self.body.clone().unwrap_or_default()));
+        // Sized once for what goes in: grown on the way, the map is allocated again and
+        // re-hashed (with 2026-07-28's headers, on every request; docs/performance.md).
+        *request.headers_mut() = HeaderMap::with_capacity(COMMON_HEADERS + self.extra.len());
         *request.method_mut() = self.method.clone();
         *request.uri_mut() = uri.clone();
         let headers = request.headers_mut();
@@ -140,6 +147,19 @@ impl Outgoing {
         }
         Ok(request)
     }
+}
+
+/// The `MCP-Protocol-Version` value for `version` (none when it cannot be a header). A
+/// revision this crate knows is a static value: made from the text, it was copied into a
+/// buffer of its own on every POST and that buffer made shareable when the request was
+/// built (two allocations a request; docs/performance.md, issue 26).
+pub(crate) fn protocol_value(version: &str) -> Option<HeaderValue> {
+    mcp_types::MODERN_PROTOCOL_VERSIONS
+        .iter()
+        .chain(mcp_types::SUPPORTED_PROTOCOL_VERSIONS)
+        .find(|known| **known == version)
+        .map(|known| HeaderValue::from_static(known))
+        .or_else(|| HeaderValue::from_str(version).ok())
 }
 
 /// The kind of body a 2xx reply carries.
@@ -163,4 +183,22 @@ pub(crate) fn reply_kind<B>(response: &Response<B>) -> ReplyKind {
 pub(crate) fn is_valid_session_id(value: &HeaderValue) -> bool {
     let bytes = value.as_bytes();
     !bytes.is_empty() && bytes.iter().all(|b| (0x21..=0x7e).contains(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::protocol_value;
+
+    #[test]
+    fn every_revision_has_its_header_value_and_an_unknown_one_is_made_from_its_text() {
+        for version in mcp_types::MODERN_PROTOCOL_VERSIONS
+            .iter()
+            .chain(mcp_types::SUPPORTED_PROTOCOL_VERSIONS)
+            .chain(&["2099-01-01"])
+        {
+            let value = protocol_value(version).expect("a header value");
+            assert_eq!(value.as_bytes(), version.as_bytes());
+        }
+        assert!(protocol_value("not\na header").is_none());
+    }
 }

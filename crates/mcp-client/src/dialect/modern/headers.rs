@@ -41,7 +41,9 @@ pub(crate) fn request_headers(
     arguments: Option<&Map<String, Value>>,
     tool_params: &[HeaderParam],
 ) -> Vec<McpHeader> {
-    let mut headers = vec![McpHeader::Method(method.to_owned())];
+    // Sized once: `Mcp-Method`, `Mcp-Name`, and a tool's parameters.
+    let mut headers = Vec::with_capacity(2 + tool_params.len());
+    headers.push(McpHeader::Method(method.to_owned()));
     if let Some(name) = name {
         headers.push(McpHeader::Name(encode_value(name)));
     }
