@@ -20,7 +20,7 @@
 //! let mut state = SessionState::new(SessionOptions::new());
 //! let now = Instant::now();
 //! let id = state.next_id();
-//! state.request(now, id, "ping", None, &RequestOptions::new(), "my waiter").unwrap();
+//! state.request(now, id, "ping", None, RequestOptions::new(), "my waiter").unwrap();
 //! let frame = state.poll_transmit().unwrap();
 //! assert_eq!(frame.bytes, br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
 //! // ...a transport sends it; later it reads the reply:

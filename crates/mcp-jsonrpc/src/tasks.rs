@@ -21,7 +21,6 @@ use mcp_types::RequestId;
 use tokio::sync::mpsc;
 
 use crate::Inbound;
-use crate::state::IdMap;
 
 type Work = Pin<Box<dyn Future<Output = Option<Inbound>> + Send>>;
 
@@ -34,21 +33,12 @@ struct Tagged {
 }
 
 impl Future for Tagged {
-    type Output = Ended;
+    /// The last frame the work read.
+    type Output = Option<Inbound>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ended> {
-        let this = &mut *self;
-        this.work.as_mut().poll(cx).map(|last| Ended {
-            request: this.request.take(),
-            last,
-        })
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Inbound>> {
+        self.work.as_mut().poll(cx)
     }
-}
-
-/// What a piece of work ended with: the request it served, and the last frame it read.
-struct Ended {
-    request: Option<RequestId>,
-    last: Option<Inbound>,
 }
 
 /// Where a transport's futures hand what they read: bounded, so while the session takes
@@ -70,11 +60,15 @@ impl InboundQueue {
     }
 }
 
-/// The futures one transport runs, and which of them serve which request.
+/// The futures one transport runs, each tagged with the request it serves (if any), so
+/// that request's cancellation stops it.
+///
+/// A request's work carries no abort handle of its own: cancelling is rare, and a handle
+/// (an allocation, an atomic waker registered on every poll, an entry in a map by request)
+/// cost every request; [`abort`](Self::abort) takes the request's work out of the set
+/// instead (docs/performance.md, issue 26).
 pub struct Exchanges {
-    running: FuturesUnordered<Abortable<Tagged>>,
-    /// The futures serving a request, so its cancellation stops them.
-    by_request: IdMap<AbortHandle>,
+    running: FuturesUnordered<Tagged>,
     inbound: mpsc::Receiver<Inbound>,
     queue: InboundQueue,
     /// The frames requests' work ended with, handed out after what is queued (a frame a
@@ -87,7 +81,6 @@ impl std::fmt::Debug for Exchanges {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Exchanges")
             .field("running", &self.running.len())
-            .field("requests", &self.by_request.len())
             .finish()
     }
 }
@@ -98,7 +91,6 @@ impl Exchanges {
         let (tx, inbound) = mpsc::channel(capacity.max(1));
         Self {
             running: FuturesUnordered::new(),
-            by_request: IdMap::default(),
             inbound,
             queue: InboundQueue(tx),
             ended: VecDeque::new(),
@@ -113,11 +105,17 @@ impl Exchanges {
     /// Run `work` until it ends, the transport drops it, or `stop` does. Returns its abort
     /// handle.
     pub fn run(&mut self, work: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
+        let (handle, registration) = AbortHandle::new_pair();
         let work = Box::pin(async move {
-            work.await;
+            // Aborted or not, it ends with nothing to hand out.
+            let _ = Abortable::new(work, registration).await;
             None
         });
-        self.start(None, work)
+        self.running.push(Tagged {
+            request: None,
+            work,
+        });
+        handle
     }
 
     /// Run `work` for request `id`: its cancellation ([`abort`](Self::abort)) stops it.
@@ -128,29 +126,35 @@ impl Exchanges {
         id: RequestId,
         work: impl Future<Output = Option<Inbound>> + Send + 'static,
     ) {
-        let handle = self.start(Some(id.clone()), Box::pin(work));
-        self.by_request.insert(id, handle);
+        self.running.push(Tagged {
+            request: Some(id),
+            work: Box::pin(work),
+        });
     }
 
-    fn start(&mut self, request: Option<RequestId>, work: Work) -> AbortHandle {
-        let (handle, registration) = AbortHandle::new_pair();
-        let tagged = Tagged { request, work };
-        self.running.push(Abortable::new(tagged, registration));
-        handle
-    }
-
-    /// Stop the work of request `id`, if it still runs.
+    /// Stop the work of request `id`, if it still runs: it is dropped now.
     pub fn abort(&mut self, id: &RequestId) {
-        if let Some(handle) = self.by_request.remove(id) {
-            handle.abort();
+        if self
+            .running
+            .iter()
+            .any(|tagged| tagged.request.as_ref() == Some(id))
+        {
+            self.keep(|request| request != Some(id));
         }
     }
 
     /// Stop the work of every request: nobody waits for their answers any more (close).
     pub fn abort_requests(&mut self) {
-        for (_, handle) in self.by_request.drain() {
-            handle.abort();
-        }
+        self.keep(|request| request.is_none());
+    }
+
+    /// Drop the work whose request `keep` refuses. The set is made anew from the work kept
+    /// (each is polled again, which work allows): a set of futures cannot take one out.
+    fn keep(&mut self, keep: impl Fn(Option<&RequestId>) -> bool) {
+        self.running = std::mem::take(&mut self.running)
+            .into_iter()
+            .filter(|tagged| keep(tagged.request.as_ref()))
+            .collect();
     }
 
     /// Make progress on every piece of work that can, and hand out the next thing read.
@@ -167,14 +171,7 @@ impl Exchanges {
 
     /// Make progress on every piece of work that can (without taking what it read).
     pub fn poll_work(&mut self, cx: &mut Context<'_>) {
-        while let Poll::Ready(Some(ended)) = Pin::new(&mut self.running).poll_next(cx) {
-            // Aborted work ends with nothing.
-            let Ok(Ended { request, last }) = ended else {
-                continue;
-            };
-            if let Some(id) = request {
-                self.by_request.remove(&id);
-            }
+        while let Poll::Ready(Some(last)) = Pin::new(&mut self.running).poll_next(cx) {
             self.ended.extend(last);
         }
     }
@@ -192,7 +189,6 @@ impl Exchanges {
     /// Stop every piece of work now.
     pub fn stop(&mut self) {
         self.running.clear();
-        self.by_request.clear();
         self.ended.clear();
     }
 

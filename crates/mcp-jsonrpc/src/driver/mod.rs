@@ -172,7 +172,7 @@ impl Session {
         let slot = options.raw_result.clone();
         self.command(Command::Request {
             id: id.clone(),
-            method: method.to_owned(),
+            method: method.into(),
             params,
             options,
             reply,

@@ -26,7 +26,8 @@ use crate::{
 pub(crate) enum Command {
     Request {
         id: RequestId,
-        method: String,
+        /// Owned here, so the pending request keeps it without a copy.
+        method: Box<str>,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
         reply: oneshot::Sender<Result<RawResult, Error>>,
@@ -252,7 +253,7 @@ impl<T: Transport> Driver<T> {
                 };
                 let registered = self
                     .state
-                    .request(self.now, id, &method, params, &options, waiter);
+                    .request(self.now, id, method, params, options, waiter);
                 if let Err((e, waiter)) = registered {
                     let _ = waiter.reply.send(Err(e));
                 }

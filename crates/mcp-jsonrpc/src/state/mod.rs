@@ -20,7 +20,7 @@
 //! let mut state = SessionState::new(SessionOptions::new());
 //! let now = Instant::now();
 //! let id = state.next_id();
-//! state.request(now, id.clone(), "ping", None, &RequestOptions::new(), ()).unwrap();
+//! state.request(now, id.clone(), "ping", None, RequestOptions::new(), ()).unwrap();
 //! let frame = state.poll_transmit().unwrap();
 //! assert_eq!(frame.bytes, br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
 //! // Nobody answers: thirty seconds later the request times out and is cancelled.
@@ -68,8 +68,6 @@ pub use rules::{DEFAULT_MAX_SERVER_REQUESTS, Role, SessionOptions, WireRules};
 pub use transmit::{FrameHints, FrameKind, McpHeader, SendId, Transmit};
 
 use self::deadline::{Alarm, Deadline, Resets};
-#[cfg(feature = "tokio")]
-pub(crate) use self::id_map::IdMap;
 use self::incoming::Incoming;
 use self::outgoing::{Entry, Outgoing};
 use self::progress_token::with_progress_token;
@@ -170,15 +168,19 @@ impl<C> SessionState<C> {
     /// params then gain `_meta.progressToken`, equal to the id) and whether it restarts the
     /// timeout, and the request's headers. Fails, handing `context` back, when the session
     /// is closed or the params cannot carry a progress token.
+    ///
+    /// The method is kept with the pending request (for its errors): an owned one
+    /// (`String`, `Box<str>`) is kept as it is, a `&str` copied.
     pub fn request(
         &mut self,
         now: Instant,
         id: RequestId,
-        method: &str,
+        method: impl Into<Box<str>>,
         params: Option<Box<RawValue>>,
-        options: &RequestOptions,
+        options: RequestOptions,
         context: C,
     ) -> Result<RequestId, (Error, C)> {
+        let method: Box<str> = method.into();
         if let Some(closed) = &self.closed {
             return Err((closed_error(closed), context));
         }
@@ -202,15 +204,15 @@ impl<C> SessionState<C> {
         };
         let mut bytes =
             Vec::with_capacity(64 + method.len() + params.as_ref().map_or(0, |p| p.get().len()));
-        encode_request(&mut bytes, &id, method, params.as_deref());
+        encode_request(&mut bytes, &id, &method, params.as_deref());
         if let Some(d) = deadline {
             self.alarm.arm(d.at);
         }
-        let cancellable = !(self.options.role == Role::Client && method == "initialize");
+        let cancellable = !(self.options.role == Role::Client && &*method == "initialize");
         self.outgoing.insert(
             id.clone(),
             Entry {
-                method: method.into(),
+                method,
                 deadline,
                 resets: hard.map(|(hard, max)| Resets { timeout, hard, max }),
                 progress,
@@ -219,9 +221,10 @@ impl<C> SessionState<C> {
                 context,
             },
         );
+        // Moved, not copied: a 2026-07-28 request's headers are strings of their own.
         let mut hints = self.hints();
-        hints.headers.clone_from(&options.headers);
-        hints.related_request.clone_from(&options.related_request);
+        hints.headers = options.headers;
+        hints.related_request = options.related_request;
         self.transmits.push_back(Transmit {
             kind: FrameKind::Request(id.clone()),
             bytes,

@@ -52,7 +52,7 @@ fn a_request_is_answered_across_the_pair() {
             pair.client.next_id(),
             "tools/list",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             "list",
         )
         .unwrap();
@@ -84,7 +84,7 @@ fn a_timeout_fails_the_request_and_cancels_it_at_the_peer() {
             pair.client.next_id(),
             "tools/call",
             None,
-            &options,
+            options,
             "call",
         )
         .unwrap();
@@ -128,7 +128,7 @@ fn initialize_is_never_cancelled() {
             pair.client.next_id(),
             "initialize",
             None,
-            &options,
+            options.clone(),
             "init",
         )
         .unwrap();
@@ -153,7 +153,7 @@ fn initialize_is_never_cancelled() {
             pair.client.next_id(),
             "initialize",
             None,
-            &options,
+            options,
             "init",
         )
         .unwrap();
@@ -186,7 +186,7 @@ fn progress_restarts_the_timeout_up_to_the_hard_maximum() {
             pair.client.next_id(),
             "tools/call",
             None,
-            &options,
+            options,
             "slow",
         )
         .unwrap();
@@ -239,7 +239,7 @@ fn without_progress_the_step_timeout_ends_the_request() {
             pair.client.next_id(),
             "tools/call",
             None,
-            &options,
+            options,
             "slow",
         )
         .unwrap();
@@ -262,7 +262,7 @@ fn the_caller_cancels_and_the_peer_stops() {
             pair.client.next_id(),
             "tools/call",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             "call",
         )
         .unwrap();
@@ -295,7 +295,7 @@ fn the_server_role_sends_its_own_requests_with_their_own_timeouts() {
             pair.client.next_id(),
             "tools/call",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             "call",
         )
         .unwrap();
@@ -307,7 +307,7 @@ fn the_server_role_sends_its_own_requests_with_their_own_timeouts() {
             pair.server.next_id(),
             "sampling/createMessage",
             None,
-            &options,
+            options,
             "sample",
         )
         .unwrap();
@@ -353,7 +353,7 @@ fn close_fails_every_request_once_and_refuses_new_ones() {
                 pair.client.next_id(),
                 "tools/call",
                 None,
-                &RequestOptions::new(),
+                RequestOptions::new(),
                 context,
             )
             .unwrap();
@@ -383,7 +383,7 @@ fn close_fails_every_request_once_and_refuses_new_ones() {
             pair.client.next_id(),
             "ping",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             "late",
         )
         .unwrap_err();
@@ -407,7 +407,7 @@ fn the_peer_going_away_fails_requests_with_the_reason() {
             state.next_id(),
             "tools/call",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             1,
         )
         .unwrap();
@@ -428,7 +428,7 @@ fn the_peer_going_away_fails_requests_with_the_reason() {
             state.next_id(),
             "tools/call",
             None,
-            &RequestOptions::new(),
+            RequestOptions::new(),
             2,
         )
         .unwrap();
@@ -450,7 +450,7 @@ fn a_batch_is_routed_item_by_item() {
                 state.next_id(),
                 "m",
                 None,
-                &RequestOptions::new(),
+                RequestOptions::new(),
                 context,
             )
             .unwrap();
@@ -488,7 +488,7 @@ fn a_reply_that_does_not_decode_fails_the_request_it_names() {
     let mut state: SessionState<&str> = SessionState::new(SessionOptions::new());
     let now = std::time::Instant::now();
     state
-        .request(now, state.next_id(), "m", None, &RequestOptions::new(), "a")
+        .request(now, state.next_id(), "m", None, RequestOptions::new(), "a")
         .unwrap();
     // Cut short, but its head names request 1.
     state.handle_frame(
@@ -515,7 +515,7 @@ fn a_reply_that_does_not_decode_fails_the_request_it_names() {
         Some(Event::Error(Error::MessageTooLarge { limit: 10 }))
     ));
     state
-        .request(now, state.next_id(), "m", None, &RequestOptions::new(), "b")
+        .request(now, state.next_id(), "m", None, RequestOptions::new(), "b")
         .unwrap();
     state.handle_too_large(br#"{"jsonrpc":"2.0","id":2,"#, 10);
     assert!(matches!(
@@ -578,7 +578,7 @@ fn revision_rules_travel_on_every_frame() {
     );
     let options = RequestOptions::new().with_header(crate::McpHeader::Method("tools/call".into()));
     let id = state
-        .request(now, state.next_id(), "tools/call", None, &options, ())
+        .request(now, state.next_id(), "tools/call", None, options, ())
         .unwrap();
     let request = state.poll_transmit().unwrap();
     assert_eq!(
@@ -634,7 +634,7 @@ fn unasked_progress_and_unknown_responses_are_not_routed() {
     let mut state: SessionState<()> = SessionState::new(SessionOptions::new());
     let now = std::time::Instant::now();
     let id = state
-        .request(now, state.next_id(), "m", None, &RequestOptions::new(), ())
+        .request(now, state.next_id(), "m", None, RequestOptions::new(), ())
         .unwrap();
     state.handle_frame(
         now,
@@ -684,7 +684,7 @@ fn a_server_names_the_request_each_of_its_frames_belongs_to() {
     let options = RequestOptions::new().with_related_request(call.clone());
     let id = server.next_id();
     server
-        .request(now, id, "sampling/createMessage", None, &options, "sample")
+        .request(now, id, "sampling/createMessage", None, options, "sample")
         .unwrap();
     assert!(server.respond(now, &call, &empty()));
     // And a notification that belongs to no request.
@@ -709,7 +709,7 @@ fn call(pair: &mut Pair, options: &RequestOptions, context: &'static str) -> Req
             pair.client.next_id(),
             "tools/call",
             None,
-            options,
+            options.clone(),
             context,
         )
         .unwrap();
