@@ -12,6 +12,7 @@ use mcp_types::sync::{read, write};
 use mcp_types::{
     InitializeRequestParams, InitializeResult, RawResult, RawValue, is_supported_version, methods,
 };
+use serde::Serialize;
 use tokio::sync::Mutex as AsyncMutex;
 
 use super::Ctx;
@@ -64,17 +65,43 @@ impl Legacy {
         params: Option<Box<RawValue>>,
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
-        let generation = self.generation.load(Ordering::Acquire);
         // Only such sessions expire: do not pay for a copy of the params elsewhere.
-        let retry_params = self.renewable.then(|| params.clone());
+        let retry_params = self.renewable.then(|| params.clone()).flatten();
+        self.request_renewing(cx, method, params, || Ok(retry_params), options)
+            .await
+    }
+
+    /// [`request`](Self::request) with typed params: encoded again for the retry after
+    /// an expired session, rather than copied for it on every request.
+    pub(crate) async fn request_typed<P: Serialize + ?Sized>(
+        &self,
+        cx: &Ctx<'_>,
+        method: &str,
+        params: &P,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        let encoded = Some(crate::client::encode(params)?);
+        let again = || crate::client::encode(params).map(Some);
+        self.request_renewing(cx, method, encoded, again, options)
+            .await
+    }
+
+    /// Send a request; when the HTTP session expired, initialize a fresh session and send
+    /// it once more, with the params `again` makes.
+    async fn request_renewing(
+        &self,
+        cx: &Ctx<'_>,
+        method: &str,
+        params: Option<Box<RawValue>>,
+        again: impl FnOnce() -> Result<Option<Box<RawValue>>, Error>,
+        options: RequestOptions,
+    ) -> Result<RawResult, Error> {
+        let generation = self.generation.load(Ordering::Acquire);
         match cx.session.request(method, params, options.clone()).await {
-            Err(e) if retry_params.is_some() && crate::error::session_expired(&e) => {
+            Err(e) if self.renewable && crate::error::session_expired(&e) => {
                 // Boxed: rare, and inline it would weigh on every request's future.
                 Box::pin(self.reinitialize(cx, generation)).await?;
-                Ok(cx
-                    .session
-                    .request(method, retry_params.flatten(), options)
-                    .await?)
+                Ok(cx.session.request(method, again()?, options).await?)
             }
             other => Ok(other?),
         }

@@ -102,10 +102,7 @@ impl Dialect {
         options: RequestOptions,
     ) -> Result<RawResult, Error> {
         match self {
-            Self::Legacy(d) => {
-                d.request(cx, method, Some(crate::client::encode(params)?), options)
-                    .await
-            }
+            Self::Legacy(d) => d.request_typed(cx, method, params, options).await,
             Self::Modern(d) => d.request_typed(cx, method, params, options).await,
         }
     }
@@ -119,8 +116,7 @@ impl Dialect {
     ) -> Result<RawResult, Error> {
         match self {
             Self::Legacy(d) => {
-                let encoded = Some(crate::client::encode(params)?);
-                d.request(cx, mcp_types::methods::TOOLS_CALL, encoded, options)
+                d.request_typed(cx, mcp_types::methods::TOOLS_CALL, params, options)
                     .await
             }
             Self::Modern(d) => d.call_tool(cx, params, options).await,
