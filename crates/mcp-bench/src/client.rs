@@ -41,9 +41,13 @@ pub async fn run_client(args: &BenchArgs) -> Result<Report, BenchError> {
     let call = {
         let client = client.clone();
         move || {
-            let (client, params) = (client.clone(), CallToolRequestParams::clone(&params));
+            // The same call each time: lent, as a caller making a call again can
+            // (`call_tool_with` takes the params by value or by reference).
+            let (client, params) = (client.clone(), Arc::clone(&params));
             async move {
-                let result = client.call_tool_with(params, RequestOptions::new()).await?;
+                let result = client
+                    .call_tool_with(&*params, RequestOptions::new())
+                    .await?;
                 if result.is_error() {
                     return Err(BenchError::BadReply("the tool reported an error".into()));
                 }

@@ -1,5 +1,6 @@
 //! [`Client`]: one initialized MCP session over one transport, with the typed API.
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 
 use crate::{Error, SessionError};
@@ -345,9 +346,32 @@ impl Client {
     ///
     /// When the tool declared an `outputSchema` in the last `tools/list`, its
     /// `structuredContent` is validated against it.
+    ///
+    /// The params are taken by value or lent: a caller that makes the same call more than
+    /// once (a retry, the same call to several servers) lends them, and nothing is copied.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &mcp_client::Client) -> Result<(), mcp_client::Error> {
+    /// use mcp_client::RequestOptions;
+    /// use mcp_types::CallToolRequestParams;
+    ///
+    /// let params = CallToolRequestParams::new("echo")
+    ///     .with_arguments(serde_json::json!({"text": "hi"}).as_object().cloned().unwrap());
+    /// let first = client.call_tool_with(&params, RequestOptions::new()).await?;
+    /// let again = client.call_tool_with(params, RequestOptions::new()).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn call_tool_with(
         &self,
-        params: CallToolRequestParams,
+        params: impl Borrow<CallToolRequestParams>,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, Error> {
+        self.call_tool_lent(params.borrow(), options).await
+    }
+
+    async fn call_tool_lent(
+        &self,
+        params: &CallToolRequestParams,
         options: RequestOptions,
     ) -> Result<CallToolResult, Error> {
         // Calls that ask for a task, and tools that must (or, when asked, may) run as
@@ -356,17 +380,17 @@ impl Client {
         // awaited: inline they made this future 10 KB, copied whole wherever a caller moves
         // it (into a task, a box, a select) on every call (docs/performance.md).
         if params.task.is_some() || self.runs_as_task(&params.name) {
-            return Box::pin(self.call_tool_as_task(params, options)).await;
+            return Box::pin(self.call_tool_as_task(params.clone(), options)).await;
         }
         // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
         let options = self.inner.dispatcher.options().tool_call_options(options);
-        let result = match self.call_tool_once(&params, options.clone()).await {
+        let result = match self.call_tool_once(params, options.clone()).await {
             // The listing is stale (at 2026-07-28 the server wants other `Mcp-Param-*`
             // headers than it gave): list the tools again and retry once.
             Err(e) if self.inner.dialect.lists_again_after(&e) => {
                 tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
                 Box::pin(self.list_all_tools()).await?;
-                Box::pin(self.call_tool_once(&params, options)).await?
+                Box::pin(self.call_tool_once(params, options)).await?
             }
             other => other?,
         };

@@ -211,7 +211,8 @@ impl McpManager {
             return Box::pin(self.call_tool_as_task(slot, (client, generation), params, options))
                 .await;
         }
-        match client.call_tool_with(params.clone(), options.clone()).await {
+        // Lent: kept for the retry without a copy.
+        match client.call_tool_with(&params, options.clone()).await {
             Err(e) if e.is_retryable_connection() => {
                 tracing::info!(target: "mcp::manager", server = %slot.name, error = %mcp_types::error_chain(&e), "tool call lost its connection; reconnecting to retry once");
                 drop(client);
