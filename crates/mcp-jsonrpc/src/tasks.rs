@@ -262,6 +262,67 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn aborting_one_request_s_work_leaves_the_others_running() {
+        let mut exchanges = Exchanges::new(4);
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let dropped = Arc::new(AtomicBool::new(false));
+        let guard = DropFlag(Arc::clone(&dropped));
+        exchanges.run_for(RequestId::Number(1), async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+            None
+        });
+        exchanges.run_for(RequestId::Number(2), async move {
+            let _ = released.await;
+            Some(Inbound::Failed {
+                id: RequestId::Number(2),
+                error: crate::Error::closed(),
+            })
+        });
+        let background = exchanges.run(std::future::pending());
+        std::future::poll_fn(|cx| {
+            exchanges.poll_work(cx);
+            Poll::Ready(())
+        })
+        .await;
+        exchanges.abort(&RequestId::Number(1));
+        // Dropped at once, not when next polled.
+        assert!(dropped.load(Ordering::SeqCst));
+        assert_eq!(exchanges.len(), 2);
+        release.send(()).unwrap();
+        let last = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
+        assert!(
+            matches!(
+                last,
+                Inbound::Failed {
+                    id: RequestId::Number(2),
+                    ..
+                }
+            ),
+            "{last:?}"
+        );
+        // Background work is stopped by its own handle, not by a request's abort.
+        exchanges.abort_requests();
+        assert_eq!(exchanges.len(), 1);
+        background.abort();
+        std::future::poll_fn(|cx| {
+            exchanges.poll_work(cx);
+            Poll::Ready(())
+        })
+        .await;
+        assert!(exchanges.is_empty());
+    }
+
+    /// Sets its flag when dropped.
+    struct DropFlag(Arc<AtomicBool>);
+
+    impl Drop for DropFlag {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    #[tokio::test]
     async fn finish_waits_within_its_grace_then_stops_the_rest() {
         let mut exchanges = Exchanges::new(1);
         let done = Arc::new(AtomicBool::new(false));
