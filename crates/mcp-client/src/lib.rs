@@ -85,5 +85,5 @@ pub use options::{
 };
 pub use pages::DEFAULT_MAX_LISTING_BYTES;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
-pub use subscription::Subscription;
+pub use subscription::{LISTEN_ACK_TIMEOUT, Subscription};
 pub use tasks::{TaskHandle, TaskOptions};

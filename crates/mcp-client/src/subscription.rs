@@ -2,13 +2,23 @@
 //! `basic/patterns/subscriptions`), the modern replacement for the HTTP GET stream and
 //! `resources/subscribe`.
 
-use crate::Error;
+use std::time::Duration;
+
+use crate::{Error, ServerNotification};
 use mcp_jsonrpc::{CancelToken, RequestOptions};
 use mcp_types::methods;
-use mcp_types::subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
-use tokio::task::JoinHandle;
+use mcp_types::subscriptions::{
+    SubscriptionFilter, SubscriptionsAcknowledgedParams, SubscriptionsListenRequestParams,
+};
+use tokio::sync::broadcast;
+use tokio::task::{JoinError, JoinHandle};
 
 use crate::Client;
+
+/// The longest [`Client::listen`] waits for the server to acknowledge a new stream
+/// (`notifications/subscriptions/acknowledged`, which a server must send first on it)
+/// before it returns without the acknowledgement.
+pub const LISTEN_ACK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// An open `subscriptions/listen` request. While it runs, the notifications it opted in to
 /// (list changes, resource updates, and first `notifications/subscriptions/acknowledged`)
@@ -22,9 +32,16 @@ use crate::Client;
 pub struct Subscription {
     cancel: CancelToken,
     task: Option<JoinHandle<Result<(), Error>>>,
+    acknowledged: Option<SubscriptionFilter>,
 }
 
 impl Subscription {
+    /// What the server agreed to send on this stream (its acknowledgement), when it said so
+    /// within [`LISTEN_ACK_TIMEOUT`].
+    pub fn acknowledged(&self) -> Option<&SubscriptionFilter> {
+        self.acknowledged.as_ref()
+    }
+
     /// Stop listening.
     pub async fn close(mut self) {
         self.cancel.cancel("subscription closed");
@@ -38,9 +55,7 @@ impl Subscription {
     /// stream broke, [`close`](Self::close) was called elsewhere).
     pub async fn ended(mut self) -> Result<(), Error> {
         match self.task.take() {
-            Some(task) => task
-                .await
-                .unwrap_or_else(|e| Err(Error::Protocol(format!("subscription task: {e}")))),
+            Some(task) => joined(task.await),
             None => Ok(()),
         }
     }
@@ -59,23 +74,87 @@ impl Client {
     /// [`subscribe_resource`](Self::subscribe_resource), so this is
     /// [`Error::NotInRevision`] there). The request has no timeout; it runs until the
     /// returned [`Subscription`] is closed or dropped.
+    ///
+    /// Returns once the server acknowledged the stream, so a change made after this returns
+    /// is not missed ([`Subscription::acknowledged`] says what the server agreed to send);
+    /// after [`LISTEN_ACK_TIMEOUT`] without an acknowledgement it returns anyway. A server
+    /// that refuses the request (an error, or the connection closing) makes it that error.
     pub async fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, Error> {
         self.check_revision(methods::SUBSCRIPTIONS_LISTEN)?;
         let params = crate::client::encode(&SubscriptionsListenRequestParams::new(filter))?;
         let cancel = CancelToken::new();
         let options = RequestOptions::new()
-            .with_timeout(std::time::Duration::ZERO)
+            .with_timeout(Duration::ZERO)
             .with_cancel(cancel.clone());
+        // Subscribed before the request goes out: the acknowledgement cannot come first.
+        let mut notifications = self.notifications();
         let client = self.clone();
-        let task = tokio::spawn(async move {
+        let mut task = tokio::spawn(async move {
             client
                 .request_raw(methods::SUBSCRIPTIONS_LISTEN, Some(params), options)
                 .await
                 .map(drop)
         });
+        let waited = tokio::time::timeout(
+            LISTEN_ACK_TIMEOUT,
+            acknowledgement(&mut notifications, &mut task),
+        )
+        .await;
+        let (task, acknowledged) = match waited {
+            Ok(Waited::Acknowledged(filter)) => (Some(task), filter),
+            Ok(Waited::Ended(ended)) => {
+                ended?;
+                // Ended gracefully at once: `ended` says so.
+                (None, None)
+            }
+            Err(_) => {
+                tracing::debug!(target: "mcp::client", "the server did not acknowledge its subscriptions/listen stream in time");
+                (Some(task), None)
+            }
+        };
         Ok(Subscription {
             cancel,
-            task: Some(task),
+            task,
+            acknowledged,
         })
     }
+}
+
+/// How the wait for a stream's acknowledgement ended.
+enum Waited {
+    /// The server acknowledged it, saying what it will send (when that parses).
+    Acknowledged(Option<SubscriptionFilter>),
+    /// The request ended first.
+    Ended(Result<(), Error>),
+}
+
+/// The first acknowledgement among `notifications`, or the end of the request `task`.
+async fn acknowledgement(
+    notifications: &mut broadcast::Receiver<ServerNotification>,
+    task: &mut JoinHandle<Result<(), Error>>,
+) -> Waited {
+    loop {
+        tokio::select! {
+            ended = &mut *task => return Waited::Ended(joined(ended)),
+            note = notifications.recv() => match note {
+                Ok(note) if note.method == methods::SUBSCRIPTIONS_ACKNOWLEDGED => {
+                    let filter = note
+                        .params
+                        .and_then(|p| serde_json::from_str::<SubscriptionsAcknowledgedParams>(p.get()).ok())
+                        .map(|p| p.notifications);
+                    return Waited::Acknowledged(filter);
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                // The connection is gone: the request ends with it.
+                Err(broadcast::error::RecvError::Closed) => {
+                    return Waited::Ended(joined((&mut *task).await));
+                }
+            },
+        }
+    }
+}
+
+/// The request task's outcome, a task that failed to finish included.
+fn joined(result: Result<Result<(), Error>, JoinError>) -> Result<(), Error> {
+    result.unwrap_or_else(|e| Err(Error::Protocol(format!("subscription task: {e}"))))
 }

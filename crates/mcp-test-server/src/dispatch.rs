@@ -71,6 +71,9 @@ pub(crate) async fn dispatch(ctx: &Ctx, method: &str, params: Value) -> Outcome 
     let result = match method {
         "server/discover" => Ok(modern::discover::discover(&ctx.core.options)),
         "subscriptions/listen" => {
+            if let Some(ms) = ctx.core.options.slow_listen {
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            }
             return match ctx.core.listeners.open(&ctx.request_id, &params, &ctx.sink) {
                 // Open until the client cancels it (or closes its stream).
                 Ok(_registration) => std::future::pending().await,

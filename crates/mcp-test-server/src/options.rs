@@ -152,6 +152,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "MS")]
     pub slow_get: Option<u64>,
 
+    /// 2026-07-28 fault: wait this many milliseconds before opening (and acknowledging) a
+    /// `subscriptions/listen` stream, as a busy server might: a client that takes the
+    /// stream for open before its acknowledgement misses what changes meanwhile.
+    #[arg(long, value_name = "MS")]
+    pub slow_listen: Option<u64>,
+
     /// HTTP: require `Authorization: Bearer TOKEN`; anything else is 401 with a
     /// `WWW-Authenticate` challenge naming the protected resource metadata.
     #[arg(long, value_name = "TOKEN")]

@@ -16,6 +16,7 @@ mod http_client;
 mod http_faults;
 mod input_request_bounds;
 mod invalid_tool_headers;
+mod listen;
 mod manager_connect;
 mod manager_http;
 mod manager_modern;

@@ -93,12 +93,15 @@ impl Listeners {
         }
         let id = serde_json::to_value(id).unwrap_or(Value::Null);
         let filter = Value::Object(agreed);
+        // Acknowledged and registered under the lock `notify` takes: once the client has
+        // the acknowledgement, every change is sent to it, and nothing comes before it.
+        let mut open = lock(&self.open);
         sink.notification(
             "notifications/subscriptions/acknowledged",
             &json!({"_meta": {META_SUBSCRIPTION_ID: id}, "notifications": filter}),
         );
         let key = self.next_key.fetch_add(1, Ordering::Relaxed);
-        lock(&self.open).push(Listener {
+        open.push(Listener {
             key,
             id,
             filter,

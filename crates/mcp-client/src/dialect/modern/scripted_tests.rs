@@ -41,7 +41,10 @@ impl Transport for Scripted {
         {
             let mut reply = reply;
             reply["jsonrpc"] = json!("2.0");
-            reply["id"] = message["id"].clone();
+            // A script's notification (it has a method) goes as it is; the request stays open.
+            if reply.get("method").is_none() {
+                reply["id"] = message["id"].clone();
+            }
             let text = serde_json::to_string(&reply).unwrap_or_default();
             self.replies.push_back(Inbound::Frame(Received::Text(text)));
         }
@@ -360,9 +363,12 @@ async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
     let (client, sent) = connect(options(), move |m| match m["method"].as_str() {
         Some("server/discover") => Some(discover_result()),
         Some("subscriptions/listen") => {
-            // Held open: no result; the test looks at the request.
+            // Held open: acknowledged, with no result; the test looks at the request.
             *seen.lock().unwrap() = Some(m.clone());
-            None
+            Some(json!({
+                "method": "notifications/subscriptions/acknowledged",
+                "params": {"notifications": {"toolsListChanged": true}}
+            }))
         }
         _ => None,
     })
@@ -372,6 +378,10 @@ async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
         .listen(SubscriptionFilter::list_changes().with_resource("file:///a"))
         .await
         .unwrap();
+    // What the server agreed to: less than asked.
+    let agreed = subscription.acknowledged().expect("acknowledged");
+    assert!(agreed.tools_list_changed && !agreed.prompts_list_changed);
+    assert!(agreed.resource_subscriptions.is_empty());
     tokio::time::timeout(Duration::from_secs(5), async {
         while inbox_slot.lock().unwrap().is_none() {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -409,6 +419,39 @@ async fn listen_sends_its_filter_and_is_cancelled_on_drop() {
         legacy.unwrap().listen(SubscriptionFilter::default()).await,
         Err(Error::NotInRevision { .. })
     ));
+}
+
+#[tokio::test]
+async fn a_refused_listen_is_its_error_and_a_silent_one_returns_after_the_bound() {
+    use mcp_types::subscriptions::SubscriptionFilter;
+    let (client, _) = connect(options(), |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        Some("subscriptions/listen") => Some(json!({
+            "error": {"code": -32601, "message": "Method not found: subscriptions/listen"}
+        })),
+        _ => None,
+    })
+    .await;
+    let refused = client.unwrap().listen(SubscriptionFilter::list_changes()).await;
+    assert!(
+        matches!(&refused, Err(e) if e.rpc().is_some_and(|r| r.code == -32601)),
+        "{refused:?}"
+    );
+
+    // A server that never acknowledges: `listen` returns once the bound passed, the stream
+    // still open.
+    let (client, _) = connect(options(), |m| match m["method"].as_str() {
+        Some("server/discover") => Some(discover_result()),
+        _ => None,
+    })
+    .await;
+    let client = client.unwrap();
+    let silent = client
+        .listen(SubscriptionFilter::list_changes())
+        .await
+        .unwrap();
+    assert!(silent.acknowledged().is_none());
+    silent.close().await;
 }
 
 /// A pipe whose first reply stream "breaks" (the request fails with `NoResponse`, as the
