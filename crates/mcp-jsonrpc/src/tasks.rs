@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use futures_util::future::{AbortHandle, Abortable};
@@ -71,6 +71,9 @@ pub struct Exchanges {
     running: FuturesUnordered<Tagged>,
     inbound: mpsc::Receiver<Inbound>,
     queue: InboundQueue,
+    /// The task that last polled the work: woken when the set is made anew (its futures
+    /// must be polled again to be woken again).
+    poller: Option<Waker>,
     /// The frames requests' work ended with, handed out after what is queued (a frame a
     /// piece of work queued before it ended comes first). At most one per request in
     /// flight.
@@ -91,6 +94,7 @@ impl Exchanges {
         let (tx, inbound) = mpsc::channel(capacity.max(1));
         Self {
             running: FuturesUnordered::new(),
+            poller: None,
             inbound,
             queue: InboundQueue(tx),
             ended: VecDeque::new(),
@@ -155,6 +159,9 @@ impl Exchanges {
             .into_iter()
             .filter(|tagged| keep(tagged.request.as_ref()))
             .collect();
+        if let Some(poller) = &self.poller {
+            poller.wake_by_ref();
+        }
     }
 
     /// Make progress on every piece of work that can, and hand out the next thing read.
@@ -171,6 +178,13 @@ impl Exchanges {
 
     /// Make progress on every piece of work that can (without taking what it read).
     pub fn poll_work(&mut self, cx: &mut Context<'_>) {
+        if !self
+            .poller
+            .as_ref()
+            .is_some_and(|poller| poller.will_wake(cx.waker()))
+        {
+            self.poller = Some(cx.waker().clone());
+        }
         while let Poll::Ready(Some(last)) = Pin::new(&mut self.running).poll_next(cx) {
             self.ended.extend(last);
         }
@@ -280,14 +294,14 @@ mod tests {
             })
         });
         let background = exchanges.run(std::future::pending());
-        std::future::poll_fn(|cx| {
-            exchanges.poll_work(cx);
-            Poll::Ready(())
-        })
-        .await;
+        let wakes = Arc::new(Wakes::default());
+        let waker = std::task::Waker::from(Arc::clone(&wakes));
+        exchanges.poll_work(&mut Context::from_waker(&waker));
+        let before = wakes.0.load(Ordering::SeqCst);
         exchanges.abort(&RequestId::Number(1));
-        // Dropped at once, not when next polled.
+        // Dropped at once, not when next polled; the poller is told to poll the rest again.
         assert!(dropped.load(Ordering::SeqCst));
+        assert!(wakes.0.load(Ordering::SeqCst) > before);
         assert_eq!(exchanges.len(), 2);
         release.send(()).unwrap();
         let last = std::future::poll_fn(|cx| exchanges.poll_recv(cx)).await;
@@ -311,6 +325,16 @@ mod tests {
         })
         .await;
         assert!(exchanges.is_empty());
+    }
+
+    /// Counts its wake-ups.
+    #[derive(Default)]
+    struct Wakes(std::sync::atomic::AtomicUsize);
+
+    impl std::task::Wake for Wakes {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
     }
 
     /// Sets its flag when dropped.
