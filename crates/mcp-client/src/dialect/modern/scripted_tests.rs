@@ -432,7 +432,10 @@ async fn a_refused_listen_is_its_error_and_a_silent_one_returns_after_the_bound(
         _ => None,
     })
     .await;
-    let refused = client.unwrap().listen(SubscriptionFilter::list_changes()).await;
+    let refused = client
+        .unwrap()
+        .listen(SubscriptionFilter::list_changes())
+        .await;
     assert!(
         matches!(&refused, Err(e) if e.rpc().is_some_and(|r| r.code == -32601)),
         "{refused:?}"
