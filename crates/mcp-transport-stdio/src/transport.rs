@@ -26,6 +26,11 @@ use crate::writer::Writer;
 /// (reading what is left in the pipe) before aborting it.
 const TASK_END_WAIT: Duration = Duration::from_millis(500);
 
+/// While the server's stdout keeps the reader busy, what the callers queued is written at
+/// the latest after this many frames were read (otherwise: once the pipe is empty). The
+/// bound on a server that writes without pause, whose pipe is never empty.
+const WRITE_AFTER_READS: usize = 64;
+
 /// An MCP server running as a child process, spoken to over its stdin and stdout: the
 /// message pipe under a [`Session`].
 ///
@@ -57,6 +62,8 @@ pub struct StdioTransport {
     stderr: Option<JoinHandle<()>>,
     /// The shutdown sequence after the server went away by itself.
     stopping: Option<JoinHandle<()>>,
+    /// Frames read since queued frames were last written (see [`WRITE_AFTER_READS`]).
+    reads_since_write: usize,
 }
 
 impl StdioTransport {
@@ -129,6 +136,7 @@ impl StdioTransport {
             shutdown: config.shutdown,
             stderr: stderr_task,
             stopping: None,
+            reads_since_write: 0,
         })
     }
 
@@ -151,6 +159,17 @@ impl StdioTransport {
         self.stopping = Some(tokio::spawn(async move {
             shut_down(async {}, &group, exit, shutdown).await;
         }));
+    }
+
+    /// Write what is queued (what the pipe takes now); `true` when writing has failed,
+    /// which the reader then reports.
+    fn write_queued(&mut self, cx: &mut Context<'_>) -> bool {
+        self.reads_since_write = 0;
+        let failed = matches!(self.writer.poll_flush(cx), Poll::Ready(Err(_)));
+        if failed {
+            self.reader.write_failed();
+        }
+        failed
     }
 
     async fn close_inner(&mut self) {
@@ -187,9 +206,23 @@ impl Transport for StdioTransport {
         self.writer.push(&bytes, ack);
     }
 
+    /// Read first; write what is queued once the pipe from the server is empty (or after
+    /// [`WRITE_AFTER_READS`] frames). With many calls in flight the answers come in runs:
+    /// writing before each read wrote one small group per driver turn (2,500 writes per
+    /// 20,000 calls with 64 in flight); writing when the run ends gathers the requests the
+    /// run's callers made (docs/performance.md, issue 26).
     fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Inbound> {
-        self.poll_send(cx);
-        let next = self.reader.poll_next(cx, &self.writer);
+        let mut next = self.reader.poll_next(cx, &self.writer);
+        if next.is_ready() {
+            self.reads_since_write += 1;
+        }
+        if (next.is_pending() || self.reads_since_write >= WRITE_AFTER_READS)
+            && self.write_queued(cx)
+            && next.is_pending()
+        {
+            // Writing failed: the reader now says why the transport ended.
+            next = self.reader.poll_next(cx, &self.writer);
+        }
         if matches!(next, Poll::Ready(Inbound::Closed { .. })) {
             tracing::debug!(command = %self.command, "the server went away");
             self.stop_in_background();
@@ -198,9 +231,7 @@ impl Transport for StdioTransport {
     }
 
     fn poll_send(&mut self, cx: &mut Context<'_>) {
-        if matches!(self.writer.poll_flush(cx), Poll::Ready(Err(_))) {
-            self.reader.write_failed();
-        }
+        self.write_queued(cx);
     }
 
     /// Shut the server down (write what is queued, close stdin, wait, `SIGTERM` the group,

@@ -1,8 +1,8 @@
 //! Writing frames (JSON + `\n`) to the server's stdin, on the session's driver task.
 //!
-//! Frames are appended to one buffer, and the buffer is written whenever the driver polls
-//! the transport: after it has taken every command a burst of callers queued, so a burst
-//! costs one `write` instead of one per frame. Once [`WRITE_NOW_FRAMES`] frames (or
+//! Frames are appended to one buffer, and the buffer is written when the transport's reads
+//! pause (the pipe from the server is empty, or 64 frames were read: `transport.rs`) or the
+//! driver asks the transport to send, so a burst costs one `write` instead of one per frame. Once [`WRITE_NOW_FRAMES`] frames (or
 //! [`WRITE_NOW_BYTES`]) are buffered they are written at once, without waiting for the
 //! burst to end, so the server starts on them while the client still makes the rest:
 //! measured with 64 calls in flight (`docs/performance.md`), writing every frame at once

@@ -221,8 +221,9 @@ impl<T: Transport> Driver<T> {
             taken += 1;
             if taken % WRITE_BATCH == 0 {
                 self.settle();
-                // One poll: the transport writes what is queued; a frame it read meanwhile
-                // is handled like any other.
+                // One poll: the transport writes what is queued (stdio's writer has written
+                // each group of 32 by itself, and writes the rest once its reads pause); a
+                // frame it read meanwhile is handled like any other.
                 let Self {
                     state,
                     transport,

@@ -43,6 +43,50 @@ cat >/dev/null"#),
     bounded(t.close()).await;
 }
 
+/// A server whose stdout never pauses (its pipe is never empty) still gets our request:
+/// queued frames are written after a bounded number of reads, not only once the pipe is
+/// empty. The server answers only after it has read the request; until then it floods.
+#[tokio::test]
+async fn a_request_goes_out_while_the_server_writes_without_pause() {
+    let counter = Arc::new(NotificationCounter::default());
+    let t = start(
+        sh(r#"yes '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"flood"}}' &
+flood=$!
+read -r req
+kill $flood
+wait $flood
+# The flood may end in the middle of a line: end it.
+echo
+echo '{"jsonrpc":"2.0","id":1,"result":{"ok":1}}'
+cat >/dev/null"#),
+        counter.clone(),
+    )
+    .await;
+    // The request is made once the flood is under way, not before it starts.
+    eventually("the flood", || counter.0.load(SeqCst) > 10_000).await;
+    // Written once the reader happened to find the pipe empty, the request took 6 to 14 s
+    // here; written after a bounded number of reads, 0.1 s.
+    let result = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        t.request("ping", None, RequestOptions::new()),
+    )
+    .await
+    .expect("the request went out during the flood")
+    .unwrap();
+    assert_eq!(parse(&result), json!({"ok": 1}));
+    bounded(t.close()).await;
+}
+
+/// Counts notifications (a flood would not fit a recorder).
+#[derive(Default)]
+struct NotificationCounter(AtomicUsize);
+
+impl TransportHandler for NotificationCounter {
+    fn on_notification(&self, _: mcp_types::Notification) {
+        self.0.fetch_add(1, SeqCst);
+    }
+}
+
 #[tokio::test]
 async fn unknown_response_id_is_ignored() {
     let recorder = Recorder::new();
