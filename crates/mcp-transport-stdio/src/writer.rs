@@ -2,12 +2,13 @@
 //!
 //! Frames are appended to one buffer, and the buffer is written when the transport's reads
 //! pause (the pipe from the server is empty, or 64 frames were read: `transport.rs`) or the
-//! driver asks the transport to send, so a burst costs one `write` instead of one per frame. Once [`WRITE_NOW_FRAMES`] frames (or
-//! [`WRITE_NOW_BYTES`]) are buffered they are written at once, without waiting for the
-//! burst to end, so the server starts on them while the client still makes the rest:
-//! measured with 64 calls in flight (`docs/performance.md`), writing every frame at once
-//! made the client 1.5 to 3 times slower than writing whole bursts, and whole bursts made
-//! the two processes take turns; groups of 16 to 48 frames were fastest.
+//! driver asks the transport to send, so a burst costs one `write` instead of one per
+//! frame. Once [`WRITE_NOW_FRAMES`] frames (or [`WRITE_NOW_BYTES`]) are buffered they are
+//! written at once, without waiting for the burst to end, so the server starts on them
+//! while the client still makes the rest: measured with 64 calls in flight
+//! (`docs/performance.md`), writing every frame at once made the client 1.5 to 3 times
+//! slower than writing whole bursts, and whole bursts made the two processes take turns;
+//! groups of 16 to 48 frames were fastest.
 //!
 //! Nothing waits here: a write that would block is left for the next poll, and a failed
 //! write is remembered, fails every frame after it, and is reported by the transport.
