@@ -207,7 +207,7 @@ impl Transport for StdioTransport {
     }
 
     /// Read first; write what is queued once the pipe from the server is empty (or after
-    /// [`WRITE_AFTER_READS`] frames). With many calls in flight the answers come in runs:
+    /// `WRITE_AFTER_READS` frames). With many calls in flight the answers come in runs:
     /// writing before each read wrote one small group per driver turn (2,500 writes per
     /// 20,000 calls with 64 in flight); writing when the run ends gathers the requests the
     /// run's callers made (docs/performance.md, issue 26).
