@@ -1,7 +1,8 @@
-//! rmcp's client on the stdio cases of `mcp-bench`, with the same command line and report:
+//! rmcp's client on the cases of `mcp-bench` (legacy revision, stdio and Streamable HTTP),
+//! with the same command line and report:
 //!
 //! ```text
-//! rmcp-bench (--seq N | --conc N --inflight K) [--size BYTES] --stdio-server CMD ARGS…
+//! rmcp-bench (--seq N | --conc N --inflight K) [--size BYTES] (--http URL | --stdio-server CMD ARGS…)
 //! {"client":"rmcp","transport":"stdio","mode":"seq","n":500,"secs":0.86}
 //! ```
 //!
@@ -16,20 +17,25 @@ use std::time::Instant;
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
-use rmcp::service::{Peer, RoleClient};
-use rmcp::transport::TokioChildProcess;
+use rmcp::service::{Peer, RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
 
 struct Args {
     n: usize,
     inflight: Option<usize>,
     size: Option<u64>,
-    server: Vec<String>,
+    target: Target,
+}
+
+enum Target {
+    Stdio(Vec<String>),
+    Http(String),
 }
 
 fn parse() -> Args {
     let mut args = std::env::args().skip(1);
-    let (mut n, mut inflight, mut size, mut server) = (None, None, None, Vec::new());
+    let (mut n, mut inflight, mut size, mut target) = (None, None, None, None);
     while let Some(arg) = args.next() {
         let mut number = || {
             args.next()
@@ -37,20 +43,26 @@ fn parse() -> Args {
                 .unwrap_or_else(|| usage())
         };
         match arg.as_str() {
-            "--seq" => n = Some(number() as usize),
-            "--conc" => n = Some(number() as usize),
+            "--seq" | "--conc" => n = Some(number() as usize),
             "--inflight" => inflight = Some(number() as usize),
             "--size" => size = Some(number()),
-            "--stdio-server" => server = args.by_ref().collect(),
+            "--http" => target = Some(Target::Http(args.next().unwrap_or_else(|| usage()))),
+            "--stdio-server" => {
+                let command: Vec<String> = args.by_ref().collect();
+                if command.is_empty() {
+                    usage()
+                }
+                target = Some(Target::Stdio(command));
+            }
             _ => usage(),
         }
     }
-    match (n, server.is_empty()) {
-        (Some(n), false) => Args {
+    match (n, target) {
+        (Some(n), Some(target)) => Args {
             n,
             inflight,
             size,
-            server,
+            target,
         },
         _ => usage(),
     }
@@ -58,7 +70,7 @@ fn parse() -> Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: rmcp-bench (--seq N | --conc N --inflight K) [--size BYTES] --stdio-server CMD ARGS…"
+        "usage: rmcp-bench (--seq N | --conc N --inflight K) [--size BYTES] (--http URL | --stdio-server CMD ARGS…)"
     );
     std::process::exit(2)
 }
@@ -79,12 +91,18 @@ fn main() {
 }
 
 async fn run(args: Args) {
-    let mut command = tokio::process::Command::new(&args.server[0]);
-    command.args(&args.server[1..]);
-    let client =
-        ().serve(TokioChildProcess::new(command).expect("spawn the server"))
-            .await
-            .expect("initialize");
+    let (client, transport): (RunningService<RoleClient, ()>, &str) = match &args.target {
+        Target::Stdio(server) => {
+            let mut command = tokio::process::Command::new(&server[0]);
+            command.args(&server[1..]);
+            let transport = TokioChildProcess::new(command).expect("spawn the server");
+            (().serve(transport).await.expect("initialize"), "stdio")
+        }
+        Target::Http(url) => {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            (().serve(transport).await.expect("initialize"), "http")
+        }
+    };
     let tools = client.list_all_tools().await.expect("tools/list");
     assert!(tools.iter().any(|t| t.name == "echo"), "no echo tool");
     let arguments: JsonObject = match args.size {
@@ -106,7 +124,7 @@ async fn run(args: Args) {
         "seq"
     };
     println!(
-        "{{\"client\":\"rmcp\",\"transport\":\"stdio\",\"mode\":\"{mode}\",\"n\":{},\"secs\":{secs}}}",
+        "{{\"client\":\"rmcp\",\"transport\":\"{transport}\",\"mode\":\"{mode}\",\"n\":{},\"secs\":{secs}}}",
         args.n
     );
     client.cancel().await.expect("close");
