@@ -68,8 +68,8 @@ pub use handlers::{
 #[cfg(feature = "oauth")]
 pub use mcp_auth as oauth;
 pub use mcp_jsonrpc::{
-    CancelToken, DeadlineHold, IdFormat, PaginationAbort, RawResultSlot, RequestOptions,
-    TransportError, TransportInfo,
+    CancelToken, DeadlineHold, IdFormat, PaginationAbort, RawResultSlot, RequestIdSlot,
+    RequestOptions, Slot, TransportError, TransportInfo,
 };
 #[cfg(feature = "http")]
 pub use mcp_transport_http::{HttpConfig, ProxyMode};

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::{Error, ServerNotification};
-use mcp_jsonrpc::{CancelToken, RequestOptions};
+use mcp_jsonrpc::{CancelToken, RequestIdSlot, RequestOptions};
 use mcp_types::methods;
 use mcp_types::subscriptions::{
     SubscriptionFilter, SubscriptionsAcknowledgedParams, SubscriptionsListenRequestParams,
@@ -75,17 +75,21 @@ impl Client {
     /// [`Error::NotInRevision`] there). The request has no timeout; it runs until the
     /// returned [`Subscription`] is closed or dropped.
     ///
-    /// Returns once the server acknowledged the stream, so a change made after this returns
-    /// is not missed ([`Subscription::acknowledged`] says what the server agreed to send);
+    /// Returns once the server acknowledged this stream (the acknowledgement whose `_meta`
+    /// subscription id is this request's, not another stream's opened at the same moment),
+    /// so a change made after this returns is not missed ([`Subscription::acknowledged`] says what the server agreed to send);
     /// after [`LISTEN_ACK_TIMEOUT`] without an acknowledgement it returns anyway. A server
     /// that refuses the request (an error, or the connection closing) makes it that error.
     pub async fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, Error> {
         self.check_revision(methods::SUBSCRIPTIONS_LISTEN)?;
         let params = crate::client::encode(&SubscriptionsListenRequestParams::new(filter))?;
         let cancel = CancelToken::new();
+        // The stream's notifications name it by the request's id.
+        let id = RequestIdSlot::new();
         let options = RequestOptions::new()
             .with_timeout(Duration::ZERO)
-            .with_cancel(cancel.clone());
+            .with_cancel(cancel.clone())
+            .with_request_id(id.clone());
         // Subscribed before the request goes out: the acknowledgement cannot come first.
         let mut notifications = self.notifications();
         let client = self.clone();
@@ -97,7 +101,7 @@ impl Client {
         });
         let waited = tokio::time::timeout(
             LISTEN_ACK_TIMEOUT,
-            acknowledgement(&mut notifications, &mut task),
+            acknowledgement(&mut notifications, &mut task, &id),
         )
         .await;
         let (task, acknowledged) = match waited {
@@ -128,21 +132,24 @@ enum Waited {
     Ended(Result<(), Error>),
 }
 
-/// The first acknowledgement among `notifications`, or the end of the request `task`.
+/// The acknowledgement of request `id` among `notifications`, or the end of the request
+/// `task`.
 async fn acknowledgement(
     notifications: &mut broadcast::Receiver<ServerNotification>,
     task: &mut JoinHandle<Result<(), Error>>,
+    id: &RequestIdSlot,
 ) -> Waited {
     loop {
         tokio::select! {
             ended = &mut *task => return Waited::Ended(joined(ended)),
             note = notifications.recv() => match note {
                 Ok(note) if note.method == methods::SUBSCRIPTIONS_ACKNOWLEDGED => {
-                    let filter = note
+                    let ack = note
                         .params
-                        .and_then(|p| serde_json::from_str::<SubscriptionsAcknowledgedParams>(p.get()).ok())
-                        .map(|p| p.notifications);
-                    return Waited::Acknowledged(filter);
+                        .and_then(|p| serde_json::from_str::<SubscriptionsAcknowledgedParams>(p.get()).ok());
+                    if let Some(filter) = ours(ack, id) {
+                        return Waited::Acknowledged(filter);
+                    }
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                 // The connection is gone: the request ends with it.
@@ -151,6 +158,23 @@ async fn acknowledgement(
                 }
             },
         }
+    }
+}
+
+/// Whether `ack` acknowledges request `id`, and if so what the server agreed to send
+/// (`Some(None)` when that did not parse). Another stream's acknowledgement is `None`; one
+/// that names no stream is taken as this one's, as nothing tells it apart.
+fn ours(
+    ack: Option<SubscriptionsAcknowledgedParams>,
+    id: &RequestIdSlot,
+) -> Option<Option<SubscriptionFilter>> {
+    let Some(ack) = ack else {
+        return Some(None);
+    };
+    match ack.subscription_id() {
+        // The id is in the slot before the request goes out, so before any answer to it.
+        Some(named) if id.get().as_ref() != Some(&named) => None,
+        _ => Some(Some(ack.notifications)),
     }
 }
 

@@ -57,7 +57,8 @@ pub(crate) use ids::IdAllocator;
 pub use ids::IdFormat;
 pub(crate) use options::effective_timeout;
 pub use options::{
-    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestOptions, resolve_timeout,
+    DEFAULT_REQUEST_TIMEOUT, ProgressCallback, RawResultSlot, RequestIdSlot, RequestOptions, Slot,
+    resolve_timeout,
 };
 pub use pagination::PaginationAbort;
 pub use sse::{DEFAULT_MAX_EVENT_SIZE, OVERSIZED_HEAD_BYTES, SseError, SseEvent, SseParser};

@@ -41,6 +41,9 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: Option<Duration>,
     /// When set, receives the result as the server sent it.
     pub raw_result: Option<RawResultSlot>,
+    /// When set, receives the id the session gave the request, before its frame goes out
+    /// (a `subscriptions/listen` caller matches the notifications of its stream by it).
+    pub request_id: Option<RequestIdSlot>,
     /// Headers of this request (revision 2026-07-28: `Mcp-Method`, `Mcp-Name`,
     /// `Mcp-Param-*`), sent by transports that have headers; values already encoded as the
     /// specification says.
@@ -97,10 +100,19 @@ impl RequestOptions {
         self.raw_result = Some(slot);
         self
     }
+
+    /// Put the id the session gives this request in `slot`, before the request goes out.
+    /// When one call of the client takes several requests (a retry, a multi round-trip
+    /// request), the slot holds the id of the last one sent.
+    #[must_use]
+    pub fn with_request_id(mut self, slot: RequestIdSlot) -> Self {
+        self.request_id = Some(slot);
+        self
+    }
 }
 
-/// Where [`RequestOptions::with_raw_result`] puts a result as the server sent it. Clones
-/// share the slot.
+/// A value one side of a call leaves for the other: what the session puts in a request's
+/// [`RawResultSlot`] or [`RequestIdSlot`]. Clones share the slot.
 ///
 /// ```
 /// use mcp_jsonrpc::{RawResultSlot, RequestOptions};
@@ -110,31 +122,56 @@ impl RequestOptions {
 /// // ... make the call with `options`, then:
 /// assert!(slot.take().is_none(), "nothing received yet");
 /// ```
-#[derive(Clone, Default)]
-pub struct RawResultSlot(Arc<Mutex<Option<RawResult>>>);
+pub struct Slot<T>(Arc<Mutex<Option<T>>>);
 
-impl RawResultSlot {
+/// Where [`RequestOptions::with_raw_result`] puts a result as the server sent it.
+pub type RawResultSlot = Slot<RawResult>;
+
+/// Where [`RequestOptions::with_request_id`] puts the id the session gave the request.
+pub type RequestIdSlot = Slot<RequestId>;
+
+impl<T> Slot<T> {
     /// An empty slot.
     pub fn new() -> Self {
-        Self::default()
+        Self(Arc::new(Mutex::new(None)))
     }
 
-    /// Keep `result`, replacing what the slot held.
-    pub fn put(&self, result: RawResult) {
-        *mcp_types::sync::lock(&self.0) = Some(result);
+    /// Keep `value`, replacing what the slot held.
+    pub fn put(&self, value: T) {
+        *mcp_types::sync::lock(&self.0) = Some(value);
     }
 
-    /// The result received last, leaving the slot empty.
-    pub fn take(&self) -> Option<RawResult> {
+    /// The value put last, leaving the slot empty.
+    pub fn take(&self) -> Option<T> {
         mcp_types::sync::lock(&self.0).take()
+    }
+
+    /// A copy of the value put last, leaving it in the slot.
+    pub fn get(&self) -> Option<T>
+    where
+        T: Clone,
+    {
+        mcp_types::sync::lock(&self.0).clone()
     }
 }
 
-impl fmt::Debug for RawResultSlot {
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Clone for Slot<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T> fmt::Debug for Slot<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Results may hold anything a server sends: only whether one is there.
-        let full = self.0.lock().map(|r| r.is_some()).unwrap_or(false);
-        f.debug_tuple("RawResultSlot").field(&full).finish()
+        // A result may hold anything a server sends: only whether one is there.
+        let full = mcp_types::sync::lock(&self.0).is_some();
+        f.debug_tuple("Slot").field(&full).finish()
     }
 }
 
@@ -163,6 +200,7 @@ impl fmt::Debug for RequestOptions {
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("raw_result", &self.raw_result.is_some())
+            .field("request_id", &self.request_id.is_some())
             .field("headers", &self.headers.len())
             .field("related_request", &self.related_request)
             .finish()

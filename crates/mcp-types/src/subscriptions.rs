@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::{META_SUBSCRIPTION_ID, Meta, RequestId};
+
 /// What a `subscriptions/listen` stream should carry; every kind is opt-in.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -63,6 +65,28 @@ impl SubscriptionsListenRequestParams {
 pub struct SubscriptionsAcknowledgedParams {
     /// The subset of the request's filter the server honours.
     pub notifications: SubscriptionFilter,
+    /// `_meta`; its [`META_SUBSCRIPTION_ID`] names the stream (see
+    /// [`subscription_id`](Self::subscription_id)).
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+}
+
+impl SubscriptionsAcknowledgedParams {
+    /// The `subscriptions/listen` request this acknowledges (its `_meta`
+    /// [`META_SUBSCRIPTION_ID`]), when the server named it and the value is a request id.
+    ///
+    /// ```
+    /// use mcp_types::RequestId;
+    /// use mcp_types::subscriptions::SubscriptionsAcknowledgedParams;
+    /// let ack: SubscriptionsAcknowledgedParams = serde_json::from_str(
+    ///     r#"{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"notifications":{}}"#,
+    /// ).unwrap();
+    /// assert_eq!(ack.subscription_id(), Some(RequestId::Number(7)));
+    /// ```
+    pub fn subscription_id(&self) -> Option<RequestId> {
+        let id = self.meta.as_ref()?.get(META_SUBSCRIPTION_ID)?;
+        RequestId::deserialize(id).ok()
+    }
 }
 
 #[cfg(test)]

@@ -82,3 +82,40 @@ async fn a_stream_is_live_once_listen_returns_over_http() {
 async fn a_stream_is_live_once_listen_returns_over_stdio() {
     live_once_listen_returns(false).await;
 }
+
+/// Two streams opened at once on one client (the manager reopening one while another is
+/// being acknowledged): both wait on the same notifications, so each must return on its
+/// own acknowledgement, not on the first one either of them sees.
+async fn each_listen_returns_on_its_own_acknowledgement(http: bool) {
+    let (client, _server) = modern(http).await;
+    let changes = SubscriptionFilter::list_changes();
+    let updates = SubscriptionFilter::default().with_resource(URI);
+    let (a, b) = bounded(async {
+        tokio::join!(
+            client.listen(changes.clone()),
+            client.listen(updates.clone())
+        )
+    })
+    .await;
+    let (a, b) = (
+        a.expect("listen for changes"),
+        b.expect("listen for updates"),
+    );
+    assert_eq!(a.acknowledged(), Some(&changes), "http {http}");
+    assert_eq!(b.acknowledged(), Some(&updates), "http {http}");
+    // The stream of updates is the one the server holds for the resource.
+    assert_eq!(touch(&client).await, "updated", "http {http}");
+    bounded(a.close()).await;
+    bounded(b.close()).await;
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_listen_returns_on_its_own_acknowledgement_over_http() {
+    each_listen_returns_on_its_own_acknowledgement(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_listen_returns_on_its_own_acknowledgement_over_stdio() {
+    each_listen_returns_on_its_own_acknowledgement(false).await;
+}

@@ -208,6 +208,9 @@ impl<C> SessionState<C> {
         if let Some(d) = deadline {
             self.alarm.arm(d.at);
         }
+        if let Some(slot) = &options.request_id {
+            slot.put(id.clone());
+        }
         let cancellable = !(self.options.role == Role::Client && &*method == "initialize");
         self.outgoing.insert(
             id.clone(),

@@ -73,6 +73,33 @@ fn a_request_is_answered_across_the_pair() {
 }
 
 #[test]
+fn a_request_id_slot_holds_the_id_before_the_frame_goes_out() {
+    let mut pair = Pair::default_pair();
+    let now = pair.now;
+    let slot = crate::RequestIdSlot::new();
+    let options = RequestOptions::new().with_request_id(slot.clone());
+    let id = pair
+        .client
+        .request(
+            now,
+            pair.client.next_id(),
+            "subscriptions/listen",
+            None,
+            options,
+            "listen",
+        )
+        .unwrap();
+    assert_eq!(slot.get(), Some(id.clone()), "queued, not yet sent");
+    pair.drive();
+    assert_eq!(
+        requests(&pair.server_events()),
+        [(id.clone(), "subscriptions/listen".to_owned())]
+    );
+    assert_eq!(slot.take(), Some(id));
+    assert_eq!(slot.get(), None);
+}
+
+#[test]
 fn a_timeout_fails_the_request_and_cancels_it_at_the_peer() {
     let mut pair = Pair::default_pair();
     let now = pair.now;
