@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use crate::{Error, ServerNotification};
 use mcp_jsonrpc::{CancelToken, RequestIdSlot, RequestOptions};
-use mcp_types::methods;
 use mcp_types::subscriptions::{
     SubscriptionFilter, SubscriptionsAcknowledgedParams, SubscriptionsListenRequestParams,
 };
+use mcp_types::{META_SUBSCRIPTION_ID, RawValue, RequestId, methods};
+use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::task::{JoinError, JoinHandle};
 
@@ -77,9 +78,10 @@ impl Client {
     ///
     /// Returns once the server acknowledged this stream (the acknowledgement whose `_meta`
     /// subscription id is this request's, not another stream's opened at the same moment),
-    /// so a change made after this returns is not missed ([`Subscription::acknowledged`] says what the server agreed to send);
-    /// after [`LISTEN_ACK_TIMEOUT`] without an acknowledgement it returns anyway. A server
-    /// that refuses the request (an error, or the connection closing) makes it that error.
+    /// so a change made after this returns is not missed ([`Subscription::acknowledged`]
+    /// says what the server agreed to send); after [`LISTEN_ACK_TIMEOUT`] without an
+    /// acknowledgement it returns anyway. A server that refuses the request (an error, or
+    /// the connection closing) makes it that error.
     pub async fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, Error> {
         self.check_revision(methods::SUBSCRIPTIONS_LISTEN)?;
         let params = crate::client::encode(&SubscriptionsListenRequestParams::new(filter))?;
@@ -144,10 +146,7 @@ async fn acknowledgement(
             ended = &mut *task => return Waited::Ended(joined(ended)),
             note = notifications.recv() => match note {
                 Ok(note) if note.method == methods::SUBSCRIPTIONS_ACKNOWLEDGED => {
-                    let ack = note
-                        .params
-                        .and_then(|p| serde_json::from_str::<SubscriptionsAcknowledgedParams>(p.get()).ok());
-                    if let Some(filter) = ours(ack, id) {
+                    if let Some(filter) = ours(note.params.as_deref(), id) {
                         return Waited::Acknowledged(filter);
                     }
                 }
@@ -161,24 +160,72 @@ async fn acknowledgement(
     }
 }
 
-/// Whether `ack` acknowledges request `id`, and if so what the server agreed to send
-/// (`Some(None)` when that did not parse). Another stream's acknowledgement is `None`; one
-/// that names no stream is taken as this one's, as nothing tells it apart.
-fn ours(
-    ack: Option<SubscriptionsAcknowledgedParams>,
-    id: &RequestIdSlot,
-) -> Option<Option<SubscriptionFilter>> {
-    let Some(ack) = ack else {
-        return Some(None);
+/// Whether an acknowledgement with `params` is the one of request `id`, and if so what the
+/// server agreed to send (`Some(None)` when that does not parse). Another stream's
+/// acknowledgement is `None`; one that names no stream is taken as this one's, as nothing
+/// tells it apart.
+fn ours(params: Option<&RawValue>, id: &RequestIdSlot) -> Option<Option<SubscriptionFilter>> {
+    let text = params.map_or("{}", RawValue::get);
+    let (named, filter) = match serde_json::from_str::<SubscriptionsAcknowledgedParams>(text) {
+        Ok(ack) => (ack.subscription_id(), Some(ack.notifications)),
+        // What it agreed to does not parse; the stream it names still says whose it is.
+        Err(_) => (named_in(text), None),
     };
-    match ack.subscription_id() {
+    match named {
         // The id is in the slot before the request goes out, so before any answer to it.
         Some(named) if id.get().as_ref() != Some(&named) => None,
-        _ => Some(Some(ack.notifications)),
+        _ => Some(filter),
     }
+}
+
+/// The subscription id in the `_meta` of `params`, read without the rest.
+fn named_in(params: &str) -> Option<RequestId> {
+    let value: serde_json::Value = serde_json::from_str(params).ok()?;
+    let meta = value.get("_meta")?.get(META_SUBSCRIPTION_ID)?;
+    RequestId::deserialize(meta).ok()
 }
 
 /// The request task's outcome, a task that failed to finish included.
 fn joined(result: Result<Result<(), Error>, JoinError>) -> Result<(), Error> {
     result.unwrap_or_else(|e| Err(Error::Protocol(format!("subscription task: {e}"))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn an_acknowledgement_is_ours_when_it_names_our_request_or_none() {
+        let id = RequestIdSlot::new();
+        id.put(RequestId::Number(7));
+        let agreed = SubscriptionFilter::list_changes();
+        let named = |n: &str| {
+            raw(&format!(
+                r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{n}}},"notifications":{}}}"#,
+                serde_json::to_string(&agreed).unwrap()
+            ))
+        };
+        assert_eq!(ours(Some(&named("7")), &id), Some(Some(agreed.clone())));
+        assert_eq!(ours(Some(&named("8")), &id), None, "another stream's");
+        assert_eq!(
+            ours(Some(&named("\"7\"")), &id),
+            None,
+            "a string is another id"
+        );
+        let unnamed = raw(r#"{"notifications":{"toolsListChanged":true}}"#);
+        assert!(matches!(ours(Some(&unnamed), &id), Some(Some(_))));
+        assert_eq!(ours(None, &id), Some(None));
+        // What it agreed to does not parse: still told apart by the id it names.
+        let broken = |n: &str| {
+            raw(&format!(
+                r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{n}}},"notifications":3}}"#
+            ))
+        };
+        assert_eq!(ours(Some(&broken("8")), &id), None);
+        assert_eq!(ours(Some(&broken("7")), &id), Some(None));
+    }
 }
