@@ -216,12 +216,12 @@ impl Transport for StdioTransport {
         if next.is_ready() {
             self.reads_since_write += 1;
         }
-        if (next.is_pending() || self.reads_since_write >= WRITE_AFTER_READS)
-            && self.write_queued(cx)
-            && next.is_pending()
-        {
-            // Writing failed: the reader now says why the transport ended.
-            next = self.reader.poll_next(cx, &self.writer);
+        if next.is_pending() || self.reads_since_write >= WRITE_AFTER_READS {
+            let failed = self.write_queued(cx);
+            if failed && next.is_pending() {
+                // The reader now says why the transport ended.
+                next = self.reader.poll_next(cx, &self.writer);
+            }
         }
         if matches!(next, Poll::Ready(Inbound::Closed { .. })) {
             tracing::debug!(command = %self.command, "the server went away");
