@@ -9,8 +9,7 @@ use mcp_jsonrpc::{CancelToken, RequestIdSlot, RequestOptions};
 use mcp_types::subscriptions::{
     SubscriptionFilter, SubscriptionsAcknowledgedParams, SubscriptionsListenRequestParams,
 };
-use mcp_types::{META_SUBSCRIPTION_ID, RawValue, RequestId, methods};
-use serde::Deserialize;
+use mcp_types::{RawValue, RequestId, methods};
 use tokio::sync::broadcast;
 use tokio::task::{JoinError, JoinHandle};
 
@@ -181,8 +180,7 @@ fn ours(params: Option<&RawValue>, id: &RequestIdSlot) -> Option<Option<Subscrip
 /// The subscription id in the `_meta` of `params`, read without the rest.
 fn named_in(params: &str) -> Option<RequestId> {
     let value: serde_json::Value = serde_json::from_str(params).ok()?;
-    let meta = value.get("_meta")?.get(META_SUBSCRIPTION_ID)?;
-    RequestId::deserialize(meta).ok()
+    mcp_types::subscription_id(value.get("_meta")?.as_object()?)
 }
 
 /// The request task's outcome, a task that failed to finish included.

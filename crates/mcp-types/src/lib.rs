@@ -91,7 +91,7 @@ pub use logging::{
 };
 pub use meta::{
     Extra, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
-    META_SERVER_INFO, META_SUBSCRIPTION_ID, Meta,
+    META_SERVER_INFO, META_SUBSCRIPTION_ID, Meta, subscription_id,
 };
 pub use notifications::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use pagination::PaginatedRequestParams;

@@ -20,3 +20,16 @@ pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// Notification and `subscriptions/listen` result `_meta` key: the id of the
 /// `subscriptions/listen` request a notification belongs to.
 pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The `subscriptions/listen` request a notification's `_meta` names
+/// ([`META_SUBSCRIPTION_ID`]), when it names one and the value is a request id.
+///
+/// ```
+/// use mcp_types::{Meta, RequestId, subscription_id};
+/// let meta: Meta = serde_json::from_str(r#"{"io.modelcontextprotocol/subscriptionId":"s"}"#).unwrap();
+/// assert_eq!(subscription_id(&meta), Some(RequestId::String("s".into())));
+/// assert_eq!(subscription_id(&Meta::new()), None);
+/// ```
+pub fn subscription_id(meta: &Meta) -> Option<crate::RequestId> {
+    serde::Deserialize::deserialize(meta.get(META_SUBSCRIPTION_ID)?).ok()
+}

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{META_SUBSCRIPTION_ID, Meta, RequestId};
+use crate::{Meta, RequestId};
 
 /// What a `subscriptions/listen` stream should carry; every kind is opt-in.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +65,7 @@ impl SubscriptionsListenRequestParams {
 pub struct SubscriptionsAcknowledgedParams {
     /// The subset of the request's filter the server honours.
     pub notifications: SubscriptionFilter,
-    /// `_meta`; its [`META_SUBSCRIPTION_ID`] names the stream (see
+    /// `_meta`; its [`META_SUBSCRIPTION_ID`](crate::META_SUBSCRIPTION_ID) names the stream (see
     /// [`subscription_id`](Self::subscription_id)).
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
@@ -73,7 +73,7 @@ pub struct SubscriptionsAcknowledgedParams {
 
 impl SubscriptionsAcknowledgedParams {
     /// The `subscriptions/listen` request this acknowledges (its `_meta`
-    /// [`META_SUBSCRIPTION_ID`]), when the server named it and the value is a request id.
+    /// [`META_SUBSCRIPTION_ID`](crate::META_SUBSCRIPTION_ID)), when the server named it and the value is a request id.
     ///
     /// ```
     /// use mcp_types::RequestId;
@@ -84,8 +84,7 @@ impl SubscriptionsAcknowledgedParams {
     /// assert_eq!(ack.subscription_id(), Some(RequestId::Number(7)));
     /// ```
     pub fn subscription_id(&self) -> Option<RequestId> {
-        let id = self.meta.as_ref()?.get(META_SUBSCRIPTION_ID)?;
-        RequestId::deserialize(id).ok()
+        crate::meta::subscription_id(self.meta.as_ref()?)
     }
 }
 
