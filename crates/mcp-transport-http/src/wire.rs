@@ -76,7 +76,13 @@ impl Outgoing {
         post.protocol = protocol_version.and_then(|v| protocol_value(&v));
         for header in headers {
             let (name, value) = match header {
-                McpHeader::Method(value) => (METHOD_HEADER, value),
+                McpHeader::Method(method) => match method_value(&method) {
+                    Some(value) => {
+                        post.extra.push((METHOD_HEADER, value));
+                        continue;
+                    }
+                    None => (METHOD_HEADER, method),
+                },
                 McpHeader::Name(value) => (NAME_HEADER, value),
                 McpHeader::Param { name, value } => {
                     let name = HeaderName::try_from(format!("mcp-param-{name}"))
@@ -162,6 +168,14 @@ pub(crate) fn protocol_value(version: &str) -> Option<HeaderValue> {
         .or_else(|| HeaderValue::from_str(version).ok())
 }
 
+/// The `Mcp-Method` value of a request method [`mcp_types::methods`] names, as a static
+/// value: made from the text, it was a buffer of its own made shareable again when the
+/// request was built (docs/performance.md). `None` for any other method (made from its
+/// text).
+fn method_value(method: &str) -> Option<HeaderValue> {
+    mcp_types::methods::known_request(method).map(HeaderValue::from_static)
+}
+
 /// The kind of body a 2xx reply carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReplyKind {
@@ -187,7 +201,21 @@ pub(crate) fn is_valid_session_id(value: &HeaderValue) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::protocol_value;
+    use super::{method_value, protocol_value};
+
+    #[test]
+    fn a_method_a_client_sends_has_a_static_header_value_and_others_none() {
+        for method in [
+            "tools/call",
+            "resources/read",
+            "server/discover",
+            "tasks/get",
+        ] {
+            let value = method_value(method).expect("a static value");
+            assert_eq!(value.as_bytes(), method.as_bytes());
+        }
+        assert!(method_value("vendor/custom").is_none());
+    }
 
     #[test]
     fn every_revision_has_its_header_value_and_an_unknown_one_is_made_from_its_text() {

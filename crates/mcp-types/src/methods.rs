@@ -95,3 +95,59 @@ pub const TASKS_STATUS: &str = "notifications/tasks/status";
 pub const PROGRESS: &str = crate::notifications::PROGRESS_NOTIFICATION;
 /// `notifications/cancelled`: the sender abandons a request.
 pub const CANCELLED: &str = crate::notifications::CANCELLED_NOTIFICATION;
+
+/// The requests, in the order a client most often sends them (the lookup below stops at
+/// the first match).
+const REQUESTS: &[&str] = &[
+    TOOLS_CALL,
+    TOOLS_LIST,
+    RESOURCES_READ,
+    RESOURCES_LIST,
+    RESOURCES_TEMPLATES_LIST,
+    PROMPTS_GET,
+    PROMPTS_LIST,
+    COMPLETION_COMPLETE,
+    PING,
+    INITIALIZE,
+    SERVER_DISCOVER,
+    SUBSCRIPTIONS_LISTEN,
+    LOGGING_SET_LEVEL,
+    RESOURCES_SUBSCRIBE,
+    RESOURCES_UNSUBSCRIBE,
+    ROOTS_LIST,
+    SAMPLING_CREATE_MESSAGE,
+    ELICITATION_CREATE,
+    TASKS_GET,
+    TASKS_RESULT,
+    TASKS_LIST,
+    TASKS_CANCEL,
+    SKILLS_LIST,
+    SKILLS_GET,
+];
+
+/// The `&'static str` of a request method this module names, `None` for any other.
+///
+/// For code that keeps a method name per request (a pending request's name, an
+/// `Mcp-Method` header): the known names need no copy of their own.
+///
+/// ```
+/// use mcp_types::methods;
+///
+/// assert_eq!(methods::known_request("tools/call"), Some(methods::TOOLS_CALL));
+/// assert_eq!(methods::known_request("vendor/custom"), None);
+/// ```
+pub fn known_request(method: &str) -> Option<&'static str> {
+    REQUESTS.iter().copied().find(|known| *known == method)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_request_method_is_known_by_its_own_text() {
+        for method in super::REQUESTS {
+            let owned = (*method).to_owned();
+            assert_eq!(super::known_request(&owned), Some(*method));
+        }
+        assert_eq!(super::known_request("notifications/progress"), None);
+    }
+}
