@@ -16,6 +16,7 @@ mod tests;
 
 pub use hold::{DeadlineHold, Deadlines};
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -160,46 +161,57 @@ impl Session {
     /// future before it finished, the peer is told (`notifications/cancelled`, or at
     /// revision 2026-07-28 over HTTP the closed reply stream; never for `initialize`). A
     /// response that arrives later is ignored.
-    pub async fn request(
-        &self,
-        method: &str,
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    pub fn request<'a>(
+        &'a self,
+        method: &'a str,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
-    ) -> Result<RawResult, Error> {
-        let id = self.shared.ids.next();
-        let (reply, answer) = oneshot::channel();
-        let cancel = options.cancel.clone();
-        let slot = options.raw_result.clone();
-        self.command(Command::Request {
-            id: id.clone(),
-            method: method.into(),
-            params,
-            options,
-            reply,
-        })?;
-        let abandoned = Abandon {
-            session: self,
-            id: Some(id),
-        };
-        let answer = match &cancel {
-            None => answer.await,
-            Some(token) => tokio::select! {
-                biased;
-                answer = answer => answer,
-                () = token.cancelled() => {
-                    let reason = token.reason().unwrap_or_else(|| "cancelled by caller".to_owned());
-                    abandoned.give_up(reason.clone());
-                    return Err(Error::Cancelled { reason });
-                }
-            },
-        };
-        abandoned.disarm();
-        // The driver ended before answering: the session is closed.
-        let result = answer.unwrap_or_else(|_| Err(Error::closed()));
-        if let (Ok(raw), Some(slot)) = (&result, slot) {
-            slot.put(raw.clone());
+    ) -> impl Future<Output = Result<RawResult, Error>> + Send + 'a {
+        // A block rather than an `async fn`, which keeps its arguments twice (rustc
+        // #62958): this future is part of every request's (docs/performance.md).
+        async move {
+            let id = self.shared.ids.next();
+            let (reply, answer) = oneshot::channel();
+            let cancel = options.cancel.clone();
+            let slot = options.raw_result.clone();
+            // A known method is not copied: the pending request keeps it until its answer.
+            let method = mcp_types::methods::known_request(method)
+                .map_or_else(|| Cow::Owned(method.to_owned()), Cow::Borrowed);
+            self.command(Command::Request {
+                id: id.clone(),
+                method,
+                params,
+                options,
+                reply,
+            })?;
+            let abandoned = Abandon {
+                session: self,
+                id: Some(id),
+            };
+            let answer = match &cancel {
+                None => answer.await,
+                Some(token) => tokio::select! {
+                    biased;
+                    answer = answer => answer,
+                    () = token.cancelled() => {
+                        let reason = token.reason().unwrap_or_else(|| "cancelled by caller".to_owned());
+                        abandoned.give_up(reason.clone());
+                        return Err(Error::Cancelled { reason });
+                    }
+                },
+            };
+            abandoned.disarm();
+            // The driver ended before answering: the session is closed.
+            let result = answer.unwrap_or_else(|_| Err(Error::closed()));
+            if let (Ok(raw), Some(slot)) = (&result, slot) {
+                slot.put(raw.clone());
+            }
+            result
         }
-        result
     }
 
     /// Send a notification, and wait until the transport delivered it (within the

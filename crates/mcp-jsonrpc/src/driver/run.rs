@@ -4,6 +4,7 @@
 //! deadline the state hands back go to the transport, the callers, the handler and the
 //! timer. Nothing else in a session runs on a task of its own.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -26,8 +27,8 @@ use crate::{
 pub(crate) enum Command {
     Request {
         id: RequestId,
-        /// Owned here, so the pending request keeps it without a copy.
-        method: Box<str>,
+        /// As the pending request keeps it: borrowed when known, else owned here.
+        method: Cow<'static, str>,
         params: Option<Box<RawValue>>,
         options: RequestOptions,
         reply: oneshot::Sender<Result<RawResult, Error>>,
@@ -254,7 +255,7 @@ impl<T: Transport> Driver<T> {
                 };
                 let registered = self
                     .state
-                    .request(self.now, id, method, params, options, waiter);
+                    .request_named(self.now, id, method, params, options, waiter);
                 if let Err((e, waiter)) = registered {
                     let _ = waiter.reply.send(Err(e));
                 }

@@ -51,6 +51,7 @@ mod pair;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -180,7 +181,21 @@ impl<C> SessionState<C> {
         options: RequestOptions,
         context: C,
     ) -> Result<RequestId, (Error, C)> {
-        let method: Box<str> = method.into();
+        let method = Cow::Owned(String::from(method.into()));
+        self.request_named(now, id, method, params, options, context)
+    }
+
+    /// [`request`](Self::request) with the method as the driver has it: a name
+    /// [`mcp_types::methods`] knows is borrowed, so the pending request keeps no copy.
+    pub(crate) fn request_named(
+        &mut self,
+        now: Instant,
+        id: RequestId,
+        method: Cow<'static, str>,
+        params: Option<Box<RawValue>>,
+        options: RequestOptions,
+        context: C,
+    ) -> Result<RequestId, (Error, C)> {
         if let Some(closed) = &self.closed {
             return Err((closed_error(closed), context));
         }
@@ -465,7 +480,7 @@ impl<C> SessionState<C> {
                 id,
                 context: entry.context,
                 result: Err(Error::Timeout {
-                    method: entry.method.into(),
+                    method: entry.method.into_owned(),
                     after,
                 }),
             });

@@ -1,6 +1,7 @@
 //! Our requests waiting for their answer: what each was registered with, when it times out,
 //! and whether progress moves that time.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use mcp_types::RequestId;
@@ -11,7 +12,8 @@ use crate::state::id_map::IdMap;
 /// One request of ours in flight.
 #[derive(Debug)]
 pub(crate) struct Entry<C> {
-    pub(crate) method: Box<str>,
+    /// Borrowed when [`mcp_types::methods`] knows it, as most are.
+    pub(crate) method: Cow<'static, str>,
     pub(crate) deadline: Option<Deadline>,
     /// Progress restarts the timeout (within a hard maximum).
     pub(crate) resets: Option<Resets>,
