@@ -108,7 +108,7 @@ impl Client {
     }
 
     /// What a dialect works with.
-    fn cx(&self) -> Ctx<'_> {
+    pub(crate) fn cx(&self) -> Ctx<'_> {
         Ctx {
             session: &self.inner.session,
             dispatcher: &self.inner.dispatcher,
@@ -228,7 +228,7 @@ impl Client {
         let options = self.inner.dispatcher.options().request_options(options);
         self.inner
             .dialect
-            .request(&self.cx(), method, params, options)
+            .request(&self.cx(), method, params, &options)
             .await
             .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
     }
@@ -246,7 +246,7 @@ impl Client {
         let options = self.inner.dispatcher.options().request_options(options);
         self.inner
             .dialect
-            .request_typed(&self.cx(), method, params, options)
+            .request_typed(&self.cx(), method, params, &options)
             .await
             .map_err(|e| crate::closed::with_stderr_tail(e, || self.stderr_tail()))
     }
@@ -361,52 +361,68 @@ impl Client {
     /// let again = client.call_tool_with(params, RequestOptions::new()).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn call_tool_with(
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    pub fn call_tool_with(
         &self,
         params: impl Borrow<CallToolRequestParams>,
         options: RequestOptions,
-    ) -> Result<CallToolResult, Error> {
-        self.call_tool_lent(params.borrow(), options).await
+    ) -> impl Future<Output = Result<CallToolResult, Error>> {
+        // A block rather than an `async fn`, which keeps its arguments twice (rustc
+        // #62958): every tool call's future is this one (docs/performance.md).
+        async move { self.call_tool_lent(params.borrow(), options).await }
     }
 
-    async fn call_tool_lent(
-        &self,
-        params: &CallToolRequestParams,
-        options: RequestOptions,
-    ) -> Result<CallToolResult, Error> {
-        // Calls that ask for a task, and tools that must (or, when asked, may) run as
-        // tasks, go through one and return its result; see `tasks/`.
-        // The rare paths (a task, the retry after a stale listing) are boxed where they are
-        // awaited: inline they made this future 10 KB, copied whole wherever a caller moves
-        // it (into a task, a box, a select) on every call (docs/performance.md).
-        if params.task.is_some() || self.runs_as_task(&params.name) {
-            return Box::pin(self.call_tool_as_task(params.clone(), options)).await;
-        }
-        // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one.
-        let options = self.inner.dispatcher.options().tool_call_options(options);
-        let result = match self.call_tool_once(params, options.clone()).await {
-            // The listing is stale (at 2026-07-28 the server wants other `Mcp-Param-*`
-            // headers than it gave): list the tools again and retry once.
-            Err(e) if self.inner.dialect.lists_again_after(&e) => {
-                tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
-                Box::pin(self.list_all_tools()).await?;
-                Box::pin(self.call_tool_once(params, options)).await?
+    #[allow(
+        clippy::manual_async_fn,
+        reason = "an `async fn` keeps its arguments twice in its future (rustc #62958)"
+    )]
+    fn call_tool_lent<'a>(
+        &'a self,
+        params: &'a CallToolRequestParams,
+        mut options: RequestOptions,
+    ) -> impl Future<Output = Result<CallToolResult, Error>> + 'a {
+        async move {
+            // Calls that ask for a task, and tools that must (or, when asked, may) run as
+            // tasks, go through one and return its result; see `tasks/`.
+            // The rare paths (a task, the retry after a stale listing) are boxed where they
+            // are awaited: inline they made this future 10 KB, copied whole wherever a caller
+            // moves it (into a task, a box, a select) on every call (docs/performance.md).
+            if params.task.is_some() || self.runs_as_task(&params.name) {
+                return Box::pin(self.call_tool_as_task(params.clone(), options)).await;
             }
-            other => other?,
-        };
-        self.inner.output_schemas.check(&params.name, &result)?;
-        Ok(result)
+            // The tool timeout (`toolTimeout`, `with_tool_timeout`) unless the call sets one;
+            // set in place, so the future keeps one copy of the options.
+            self.options().apply_tool_call_defaults(&mut options);
+            let result = match self.call_tool_once(params, &options).await {
+                // The listing is stale (at 2026-07-28 the server wants other `Mcp-Param-*`
+                // headers than it gave): list the tools again and retry once.
+                Err(e) if self.inner.dialect.lists_again_after(&e) => {
+                    tracing::debug!(target: "mcp::client", tool = %params.name, "header mismatch; listing the tools again");
+                    Box::pin(self.list_all_tools()).await?;
+                    Box::pin(self.call_tool_once(params, &options)).await?
+                }
+                other => other?,
+            };
+            self.inner.output_schemas.check(&params.name, &result)?;
+            Ok(result)
+        }
     }
 
     /// One `tools/call`, its result decoded with the fast path for a single text block,
-    /// in the reply's own buffer ([`RawResult::into_tool_result`]).
+    /// in the reply's own buffer ([`RawResult::into_tool_result`]). `options` are the
+    /// caller's with the client's defaults applied
+    /// (`ClientOptions::apply_tool_call_defaults`); borrowed down to the
+    /// request that sends them, so no layer's future keeps a copy of its own
+    /// (docs/performance.md).
     async fn call_tool_once(
         &self,
         params: &CallToolRequestParams,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<CallToolResult, Error> {
         capability::require(&self.session().capabilities, methods::TOOLS_CALL)?;
-        let options = self.inner.dispatcher.options().request_options(options);
         let raw = self
             .inner
             .dialect

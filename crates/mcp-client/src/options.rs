@@ -300,12 +300,12 @@ impl ClientOptions {
         }
     }
 
-    /// `options` of a tool call: the tool timeout unless the call sets its own.
-    pub(crate) fn tool_call_options(&self, mut options: RequestOptions) -> RequestOptions {
+    /// Make `options` those of a tool call: the tool timeout unless the call sets its own
+    /// (else the request timeout). In place: the tool call's future keeps one copy.
+    pub(crate) fn apply_tool_call_defaults(&self, options: &mut RequestOptions) {
         if options.timeout.is_none() {
-            options.timeout = self.tool_timeout;
+            options.timeout = self.tool_timeout.or(self.request_timeout);
         }
-        self.request_options(options)
     }
 
     /// Apply [`with_request_timeout`](Self::with_request_timeout) to `options`.
@@ -455,12 +455,13 @@ mod tests {
         );
         // Settled once for a connection; a call's own timeout still wins.
         let settled = options().settled_for(&specific);
-        assert_eq!(
-            settled.tool_call_options(RequestOptions::new()).timeout,
-            Some(ms(60_000))
-        );
+        let tool_call = |mut options| {
+            settled.apply_tool_call_defaults(&mut options);
+            options
+        };
+        assert_eq!(tool_call(RequestOptions::new()).timeout, Some(ms(60_000)));
         let own = RequestOptions::new().with_timeout(ms(1));
-        assert_eq!(settled.tool_call_options(own).timeout, Some(ms(1)));
+        assert_eq!(tool_call(own).timeout, Some(ms(1)));
         assert_eq!(settled.startup_request_options().timeout, Some(ms(5000)));
     }
 

@@ -63,7 +63,7 @@ impl Legacy {
         cx: &Ctx<'_>,
         method: &str,
         params: Option<Box<RawValue>>,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         // Only such sessions expire: do not pay for a copy of the params elsewhere.
         let retry_params = self.renewable.then(|| params.clone()).flatten();
@@ -78,7 +78,7 @@ impl Legacy {
         cx: &Ctx<'_>,
         method: &str,
         params: &P,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         let encoded = Some(crate::client::encode(params)?);
         let again = || crate::client::encode(params).map(Some);
@@ -94,14 +94,17 @@ impl Legacy {
         method: &str,
         params: Option<Box<RawValue>>,
         again: impl FnOnce() -> Result<Option<Box<RawValue>>, Error>,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         let generation = self.generation.load(Ordering::Acquire);
         match cx.session.request(method, params, options.clone()).await {
             Err(e) if self.renewable && crate::error::session_expired(&e) => {
                 // Boxed: rare, and inline it would weigh on every request's future.
                 Box::pin(self.reinitialize(cx, generation)).await?;
-                Ok(cx.session.request(method, again()?, options).await?)
+                Ok(cx
+                    .session
+                    .request(method, again()?, options.clone())
+                    .await?)
             }
             other => Ok(other?),
         }

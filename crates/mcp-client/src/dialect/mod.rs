@@ -84,7 +84,7 @@ impl Dialect {
         cx: &Ctx<'_>,
         method: &str,
         params: Option<Box<RawValue>>,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         match self {
             Self::Legacy(d) => d.request(cx, method, params, options).await,
@@ -99,7 +99,7 @@ impl Dialect {
         cx: &Ctx<'_>,
         method: &str,
         params: &P,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         match self {
             Self::Legacy(d) => d.request_typed(cx, method, params, options).await,
@@ -112,7 +112,7 @@ impl Dialect {
         &self,
         cx: &Ctx<'_>,
         params: &CallToolRequestParams,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         match self {
             Self::Legacy(d) => {

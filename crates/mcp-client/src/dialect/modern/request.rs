@@ -81,12 +81,15 @@ impl Modern {
         cx: &Ctx<'_>,
         method: &str,
         params: Option<Box<RawValue>>,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         self.refuse(method)?;
-        let params = self.meta.params(params.as_deref())?;
-        let headers = self.headers_of(method, &params)?;
-        self.rounds(cx, method, params, options, headers).await
+        let made = || -> Result<Parts, Error> {
+            let params = self.meta.params(params.as_deref())?;
+            let headers = self.headers_of(method, &params)?;
+            Ok((params, headers))
+        };
+        self.rounds(cx, method, made()?, &made, options).await
     }
 
     /// [`request`](Self::request) with typed params: serialised with our `_meta` already
@@ -96,15 +99,18 @@ impl Modern {
         cx: &Ctx<'_>,
         method: &str,
         params: &P,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         self.refuse(method)?;
-        let params = match self.meta.encode_with_meta(params) {
-            Some(params) => params,
-            None => self.meta.params(Some(&crate::client::encode(params)?))?,
+        let made = || -> Result<Parts, Error> {
+            let params = match self.meta.encode_with_meta(params) {
+                Some(params) => params,
+                None => self.meta.params(Some(&crate::client::encode(params)?))?,
+            };
+            let headers = self.headers_of(method, &params)?;
+            Ok((params, headers))
         };
-        let headers = self.headers_of(method, &params)?;
-        self.rounds(cx, method, params, options, headers).await
+        self.rounds(cx, method, made()?, &made, options).await
     }
 
     /// `tools/call`: its headers come from the typed params, not from reading the encoded
@@ -113,26 +119,29 @@ impl Modern {
         &self,
         cx: &Ctx<'_>,
         params: &CallToolRequestParams,
-        options: RequestOptions,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         let method = methods::TOOLS_CALL;
-        let headers = if self.headers {
-            // A tool left out for its annotations is refused here, before any I/O.
-            let tool_params = self.tool_headers.for_call(&params.name)?;
-            request_headers(
-                method,
-                Some(&params.name),
-                params.arguments.as_ref(),
-                tool_params.as_deref().unwrap_or_default(),
-            )
-        } else {
-            Vec::new()
+        let made = || -> Result<Parts, Error> {
+            let headers = if self.headers {
+                // A tool left out for its annotations is refused here, before any I/O.
+                let tool_params = self.tool_headers.for_call(&params.name)?;
+                request_headers(
+                    method,
+                    Some(&params.name),
+                    params.arguments.as_ref(),
+                    tool_params.as_deref().unwrap_or_default(),
+                )
+            } else {
+                Vec::new()
+            };
+            let encoded = match self.meta.encode_with_meta(params) {
+                Some(encoded) => encoded,
+                None => self.meta.params(Some(&crate::client::encode(params)?))?,
+            };
+            Ok((encoded, headers))
         };
-        let encoded = match self.meta.encode_with_meta(params) {
-            Some(encoded) => encoded,
-            None => self.meta.params(Some(&crate::client::encode(params)?))?,
-        };
-        self.rounds(cx, method, encoded, options, headers).await
+        self.rounds(cx, method, made()?, &made, options).await
     }
 
     /// The headers of a request whose params are only at hand encoded: read back (only
@@ -188,105 +197,129 @@ impl Modern {
                 .is_some_and(|e| e.code == mcp_types::error_codes::HEADER_MISMATCH)
     }
 
-    /// Send `params` (which carry our `_meta`) and, for the methods that may answer
-    /// `input_required`, retry with the answers to the server's input requests and its
-    /// exact `requestState`, under a new id each round, until the result is complete
-    /// (bounded by the client's `max_input_rounds`).
+    /// Send `first` (params that carry our `_meta`, and their headers) and, for the methods
+    /// that may answer `input_required`, retry with the answers to the server's input
+    /// requests and its exact `requestState`, under a new id each round, until the result
+    /// is complete (bounded by the client's `max_input_rounds`).
+    ///
+    /// `first` is moved into the first request; `made` makes the same parts again for a
+    /// request after it (the first round re-issued, the next round built on the caller's
+    /// params). Made again only then, not copied for every request: most calls are one
+    /// request, and the copy showed in the HTTP benchmark (docs/performance.md).
     async fn rounds(
         &self,
         cx: &Ctx<'_>,
         method: &str,
-        mut params: Box<RawValue>,
-        options: RequestOptions,
-        headers: Vec<McpHeader>,
+        first: Parts,
+        made: &impl Fn() -> Result<Parts, Error>,
+        options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         let multi_round = INPUT_REQUIRED_METHODS.contains(&method);
-        let max_rounds = cx.dispatcher.options().max_input_rounds;
+        let mut raw = self.send(cx.session, method, first, made, options).await?;
         let mut rounds = 0;
-        loop {
-            let raw = self
-                .send(cx.session, method, &params, &options, &headers)
-                .await?;
-            // Screened on the text as it arrived: `get()` would check the value with a full
-            // parse first, the very cost this screen avoids.
-            if !multi_round || !may_require_input(raw.unchecked_text()) {
-                return Ok(raw);
-            }
-            let kind: ResultKind = crate::client::decode(method, &raw)?;
-            if !kind.is_input_required() {
-                return Ok(raw);
-            }
-            if rounds >= max_rounds {
-                return Err(Error::InputRoundsExceeded {
-                    method: method.to_owned(),
-                    rounds,
-                });
-            }
-            rounds += 1;
-            // Counted and measured on the text, before a single request is decoded.
-            cx.dispatcher
-                .options()
-                .input_bounds
-                .check(raw.get())
-                .map_err(|bound| Error::InputRequestsRefused {
-                    method: method.to_owned(),
-                    bound,
-                })?;
-            let input: InputRequiredResult = crate::client::decode(method, &raw)?;
-            let as_written = params_as_written(raw.unchecked_text());
+        // Screened on the text as it arrived: `get()` would check the value with a full
+        // parse first, the very cost this screen avoids.
+        while multi_round && may_require_input(raw.unchecked_text()) {
             // Boxed: a round of questions is rare, and inline it would weigh on every
             // request's future (docs/performance.md).
-            let responses = Box::pin(answer_all(
-                cx.dispatcher,
-                method,
-                &input,
-                &as_written,
-                &options,
-            ))
-            .await?;
-            // Only what this answer asked for goes into the retry: a previous round's
-            // responses and state are replaced, never carried over.
-            let mut object = object_of(&params)?;
-            object.remove("inputResponses");
-            object.remove("requestState");
-            if input.input_requests.is_some() {
-                object.insert("inputResponses".into(), Value::Object(responses));
+            let next = Box::pin(self.next_round(cx, method, &raw, rounds, made, options));
+            match next.await? {
+                Some(answer) => raw = answer,
+                None => break,
             }
-            if let Some(state) = input.request_state {
-                object.insert("requestState".into(), Value::String(state));
-            }
-            params = crate::client::encode(&object)?;
-            tracing::debug!(target: "mcp::client", method, rounds, "retrying with the requested input");
+            rounds += 1;
         }
+        Ok(raw)
+    }
+
+    /// When `raw` asks for input (round `rounds` answered it): answer the server's input
+    /// requests with the client's handlers and send the next round, its params the
+    /// caller's (`made`) with those answers and the server's exact `requestState`. `None`
+    /// when `raw` is complete after all.
+    async fn next_round(
+        &self,
+        cx: &Ctx<'_>,
+        method: &str,
+        raw: &RawResult,
+        rounds: usize,
+        made: &impl Fn() -> Result<Parts, Error>,
+        options: &RequestOptions,
+    ) -> Result<Option<RawResult>, Error> {
+        let kind: ResultKind = crate::client::decode(method, raw)?;
+        if !kind.is_input_required() {
+            return Ok(None);
+        }
+        if rounds >= cx.dispatcher.options().max_input_rounds {
+            return Err(Error::InputRoundsExceeded {
+                method: method.to_owned(),
+                rounds,
+            });
+        }
+        // Counted and measured on the text, before a single request is decoded.
+        cx.dispatcher
+            .options()
+            .input_bounds
+            .check(raw.get())
+            .map_err(|bound| Error::InputRequestsRefused {
+                method: method.to_owned(),
+                bound,
+            })?;
+        let input: InputRequiredResult = crate::client::decode(method, raw)?;
+        let as_written = params_as_written(raw.unchecked_text());
+        let responses = answer_all(cx.dispatcher, method, &input, &as_written, options).await?;
+        // Built on the caller's params: only what this answer asked for goes into the
+        // retry, a previous round's responses and state are never carried over.
+        let (params, headers) = made()?;
+        let mut object = object_of(&params)?;
+        object.remove("inputResponses");
+        object.remove("requestState");
+        if input.input_requests.is_some() {
+            object.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = input.request_state {
+            object.insert("requestState".into(), Value::String(state));
+        }
+        let params = crate::client::encode(&object)?;
+        tracing::debug!(target: "mcp::client", method, rounds = rounds + 1, "retrying with the requested input");
+        let again = || Ok((params.clone(), headers.clone()));
+        let round = (params.clone(), headers.clone());
+        self.send(cx.session, method, round, &again, options)
+            .await
+            .map(Some)
     }
 
     /// One round: a request with a new id. A reply stream that broke before the answer
-    /// (2026-07-28 streams are not resumable) is re-issued once, with a new id.
+    /// (2026-07-28 streams are not resumable) is re-issued once, with a new id and the
+    /// parts `made` makes again.
     async fn send(
         &self,
         session: &Session,
         method: &str,
-        params: &RawValue,
+        first: Parts,
+        made: &impl Fn() -> Result<Parts, Error>,
         options: &RequestOptions,
-        headers: &[McpHeader],
     ) -> Result<RawResult, Error> {
-        let mut outcome = Err(SessionError::closed());
-        for attempt in 0..2 {
-            let mut round_options = options.clone();
-            round_options.headers = headers.to_vec();
-            outcome = session
-                .request(method, Some(params.to_owned()), round_options)
-                .await;
-            match &outcome {
-                Err(SessionError::NoResponse { id }) if attempt == 0 => {
-                    tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
-                }
-                _ => break,
+        let (params, headers) = first;
+        let mut round_options = options.clone();
+        round_options.headers = headers;
+        let outcome = session.request(method, Some(params), round_options).await;
+        match outcome {
+            Err(SessionError::NoResponse { id }) => {
+                tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
+                let (params, headers) = made()?;
+                let mut round_options = options.clone();
+                round_options.headers = headers;
+                // Boxed: rare, and inline it would weigh on every request's future.
+                let again = Box::pin(session.request(method, Some(params), round_options));
+                Ok(again.await?)
             }
+            other => Ok(other?),
         }
-        Ok(outcome?)
     }
 }
+
+/// The params of one request (with our `_meta`) and its headers.
+type Parts = (Box<RawValue>, Vec<McpHeader>);
 
 /// Whether `result` may be `input_required`: its text holds that word, or a `\\u` escape
 /// that could spell it. Most results do not, and this check (a SIMD substring search)

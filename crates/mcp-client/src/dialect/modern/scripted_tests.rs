@@ -461,16 +461,23 @@ async fn a_refused_listen_is_its_error_and_a_silent_one_returns_after_the_bound(
 /// HTTP transport reports it), then answers.
 struct Breaks {
     replies: VecDeque<Inbound>,
-    ids: Arc<Mutex<Vec<Value>>>,
+    sent: Arc<Mutex<Vec<SentRequest>>>,
 }
+
+/// A request as sent: its id, its params, its headers.
+type SentRequest = (Value, Value, Vec<mcp_jsonrpc::McpHeader>);
 
 impl Transport for Breaks {
     fn send(&mut self, frame: Outbound) {
         let message: Value = serde_json::from_slice(&frame.bytes).unwrap_or_default();
         let first = {
-            let mut ids = self.ids.lock().unwrap();
-            ids.push(message["id"].clone());
-            ids.len() == 1
+            let mut sent = self.sent.lock().unwrap();
+            sent.push((
+                message["id"].clone(),
+                message["params"].clone(),
+                frame.hints.headers.clone(),
+            ));
+            sent.len() == 1
         };
         if let mcp_jsonrpc::FrameKind::Request(id) = frame.kind {
             if first {
@@ -495,16 +502,20 @@ impl Transport for Breaks {
     fn kind(&self) -> &'static str {
         "breaks"
     }
+
+    fn traits(&self) -> mcp_jsonrpc::TransportTraits {
+        mcp_jsonrpc::TransportTraits::default().with_request_headers(true)
+    }
 }
 
 #[tokio::test]
 async fn a_broken_reply_stream_is_reissued_once_with_a_new_id() {
     let dispatcher = crate::dispatcher::Dispatcher::new(options());
-    let ids = Arc::new(Mutex::new(Vec::new()));
+    let sent = Arc::new(Mutex::new(Vec::new()));
     let session = mcp_jsonrpc::Session::start(
         Breaks {
             replies: VecDeque::new(),
-            ids: Arc::clone(&ids),
+            sent: Arc::clone(&sent),
         },
         SessionOptions::new().with_timeout(Some(Duration::from_secs(5))),
         Arc::clone(&dispatcher) as Arc<dyn mcp_jsonrpc::TransportHandler>,
@@ -522,12 +533,56 @@ async fn a_broken_reply_stream_is_reissued_once_with_a_new_id() {
         schemas: &schemas,
     };
     let raw = modern
-        .request(&cx, "tools/list", None, mcp_jsonrpc::RequestOptions::new())
+        .request(&cx, "tools/list", None, &mcp_jsonrpc::RequestOptions::new())
         .await
         .unwrap();
     assert!(raw.get().contains("tools"));
-    let ids = ids.lock().unwrap().clone();
-    assert_eq!(ids.len(), 2, "{ids:?}");
-    assert_ne!(ids[0], ids[1], "the re-issued request has a new id");
+    // A tool call too: its params and headers are made again for the second request (the
+    // first took them), and must be the same.
+    let params = mcp_types::CallToolRequestParams::new("echo")
+        .with_arguments(json!({"text": "hi"}).as_object().unwrap().clone());
+    sent.lock().unwrap().truncate(0);
+    modern
+        .call_tool(&cx, &params, &mcp_jsonrpc::RequestOptions::new())
+        .await
+        .unwrap();
+    let sent = sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    let ((first_id, first_params, first_headers), (second_id, second_params, second_headers)) =
+        (&sent[0], &sent[1]);
+    assert_ne!(first_id, second_id, "the re-issued request has a new id");
+    assert_eq!(first_params, second_params);
+    assert_eq!(first_params["arguments"]["text"], "hi");
+    assert!(first_params["_meta"].is_object(), "{first_params}");
+    assert_eq!(first_headers, second_headers);
+    assert!(
+        first_headers.contains(&mcp_jsonrpc::McpHeader::Name("echo".into())),
+        "{first_headers:?}"
+    );
     session.close().await;
+}
+
+/// Every tool call's future is allocated or moved by whoever awaits it (a task, a box, a
+/// `select!`), so its size costs on every call: it was 10 KB once, then 2.3 KB before the
+/// options were lent down the layers (docs/performance.md). Bounds with some room, so a
+/// new inline path or a layer keeping its arguments twice shows here.
+#[tokio::test]
+async fn a_tool_call_future_stays_small() {
+    let (client, _) = connect(options(), |m| {
+        (m["method"] == "server/discover").then(discover_result)
+    })
+    .await;
+    let client = client.unwrap();
+    let params = mcp_types::CallToolRequestParams::new("echo");
+    let call = client.call_tool_with(&params, mcp_jsonrpc::RequestOptions::new());
+    let size = std::mem::size_of_val(&call);
+    assert!(size <= 2048, "call_tool_with's future is {size} bytes");
+    let request =
+        client
+            .cx()
+            .session
+            .request("tools/call", None, mcp_jsonrpc::RequestOptions::new());
+    let size = std::mem::size_of_val(&request);
+    assert!(size <= 384, "Session::request's future is {size} bytes");
+    client.close().await;
 }
