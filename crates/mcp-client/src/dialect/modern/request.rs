@@ -326,9 +326,16 @@ type Parts = (Box<RawValue>, Vec<McpHeader>);
 /// spares them a second full parse just to read `resultType`: for a 1 MB result that parse
 /// was the largest cost of a 2026-07-28 call. (A `resultType` that is not a string then
 /// goes unnoticed; the result is treated as complete, as any other unknown value is.)
+///
+/// A result whose first member says it is complete, as SDKs write it, is not scanned at
+/// all: for a 1 MB text the two passes were a fifth of the client's instructions
+/// (docs/performance.md). (A second `resultType` after it would then go unnoticed too.)
 fn may_require_input(result: &str) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
+    if result.starts_with(r#"{"resultType":"complete""#) {
+        return false;
+    }
     // Built once: building a searcher costs more than searching a small result.
     static WORD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("input_required"));
     static ESCAPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\\u"));
@@ -446,6 +453,17 @@ mod tests {
             r#"{"content":[{"type":"text","text":"hi"}]}"#
         ));
         assert!(may_require_input(r#"{"resultType":"input_required"}"#));
+        // Complete in its first member: not scanned, whatever its text holds.
+        assert!(!may_require_input(
+            r#"{"resultType":"complete","content":[{"type":"text","text":"input_required \\u"}]}"#
+        ));
+        // Not quite that member: scanned.
+        assert!(may_require_input(
+            r#"{"resultType":"completed","x":"input_required"}"#
+        ));
+        assert!(may_require_input(
+            r#"{ "resultType":"complete","x":"input_required"}"#
+        ));
         // An escape could spell it: parsed, to be sure.
         assert!(may_require_input(r#"{"resultType":"input\u005frequired"}"#));
     }
