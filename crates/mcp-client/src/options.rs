@@ -304,16 +304,22 @@ impl ClientOptions {
     /// (else the request timeout). In place: the tool call's future keeps one copy.
     pub(crate) fn apply_tool_call_defaults(&self, options: &mut RequestOptions) {
         if options.timeout.is_none() {
-            options.timeout = self.tool_timeout.or(self.request_timeout);
+            options.timeout = self.tool_timeout;
         }
+        self.apply_request_defaults(options);
     }
 
     /// Apply [`with_request_timeout`](Self::with_request_timeout) to `options`.
     pub(crate) fn request_options(&self, mut options: RequestOptions) -> RequestOptions {
+        self.apply_request_defaults(&mut options);
+        options
+    }
+
+    /// [`request_options`](Self::request_options) in place.
+    fn apply_request_defaults(&self, options: &mut RequestOptions) {
         if options.timeout.is_none() {
             options.timeout = self.request_timeout;
         }
-        options
     }
 
     /// Declare the `tasks` capability (experimental, 2025-11-25) as `{}`: the client takes
