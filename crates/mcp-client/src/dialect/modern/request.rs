@@ -282,8 +282,7 @@ impl Modern {
         let params = crate::client::encode(&object)?;
         tracing::debug!(target: "mcp::client", method, rounds = rounds + 1, "retrying with the requested input");
         let again = || Ok((params.clone(), headers.clone()));
-        let round = (params.clone(), headers.clone());
-        self.send(cx.session, method, round, &again, options)
+        self.send(cx.session, method, again()?, &again, options)
             .await
             .map(Some)
     }
@@ -300,17 +299,16 @@ impl Modern {
         options: &RequestOptions,
     ) -> Result<RawResult, Error> {
         let (params, headers) = first;
-        let mut round_options = options.clone();
-        round_options.headers = headers;
-        let outcome = session.request(method, Some(params), round_options).await;
+        let outcome = session
+            .request(method, Some(params), with_headers(options, headers))
+            .await;
         match outcome {
             Err(SessionError::NoResponse { id }) => {
                 tracing::debug!(target: "mcp::client", method, %id, "reply stream broke; re-issuing the request");
                 let (params, headers) = made()?;
-                let mut round_options = options.clone();
-                round_options.headers = headers;
                 // Boxed: rare, and inline it would weigh on every request's future.
-                let again = Box::pin(session.request(method, Some(params), round_options));
+                let again =
+                    Box::pin(session.request(method, Some(params), with_headers(options, headers)));
                 Ok(again.await?)
             }
             other => Ok(other?),
@@ -320,6 +318,13 @@ impl Modern {
 
 /// The params of one request (with our `_meta`) and its headers.
 type Parts = (Box<RawValue>, Vec<McpHeader>);
+
+/// The options of one request: the call's, with that request's headers.
+fn with_headers(options: &RequestOptions, headers: Vec<McpHeader>) -> RequestOptions {
+    let mut options = options.clone();
+    options.headers = headers;
+    options
+}
 
 /// Whether `result` may be `input_required`: its text holds that word, or a `\\u` escape
 /// that could spell it. Most results do not, and this check (a SIMD substring search)
