@@ -102,13 +102,15 @@ async fn timeouts_are_not_retried() {
 async fn a_crash_looping_server_is_stopped_by_the_storm_breaker() {
     let policy = fast_policy().with_storm_breaker(2, Duration::from_secs(60));
     let manager = manager_with(policy);
-    // The test server is killed half a second after each start: right after its handshake.
+    // The test server is killed a second after each start: after its handshake and the
+    // manager's listings, with room for a loaded machine (half a second was too little
+    // with ten tests at once on two cores).
     manager
         .add_server(
             "loop",
             sh_entry(
                 "loop",
-                "(sleep 0.5; kill $$) >/dev/null 2>&1 </dev/null & exec $SERVER",
+                "(sleep 1; kill $$) >/dev/null 2>&1 </dev/null & exec $SERVER",
             ),
         )
         .unwrap();
